@@ -1,0 +1,39 @@
+"""canfield-solver: decide Canfield solitaire deals.
+
+>>> from canfield_solver import Deal, Position
+>>> Deal.from_seed(0).to_dict()["foundation"]
+'8C'
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .cards import card_name, parse_card
+from .deal import Deal
+from .errors import CanfieldError, CardError, DealError, IllegalMoveError, MoveError, RulesError
+from .game import Position, ReplayResult, replay
+from .moves import Move, parse_move
+from .rules import PRESETS, Rules, get_rules, preset_names
+
+__all__ = [
+    "__version__",
+    "CanfieldError",
+    "CardError",
+    "Deal",
+    "DealError",
+    "IllegalMoveError",
+    "Move",
+    "MoveError",
+    "PRESETS",
+    "Position",
+    "ReplayResult",
+    "Rules",
+    "RulesError",
+    "card_name",
+    "get_rules",
+    "parse_card",
+    "parse_move",
+    "preset_names",
+    "replay",
+]

@@ -1,0 +1,306 @@
+"""Deals (SPEC §2): from a seed, from and to JSON, with validation.
+
+A ``Deal`` is a whole layout: a fresh deal, or a mid-game position (with a
+waste and foundation piles). Piles are tuples of card ids, bottom to top.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from .cards import card_name, parse_card, rank_of, suit_of
+from .errors import CanfieldError, DealError
+from .rules import Rules, get_rules
+
+__all__ = ["Deal", "splitmix64", "shuffled_deck"]
+
+_MASK64 = (1 << 64) - 1
+
+
+def splitmix64(seed: int) -> Iterator[int]:
+    """SplitMix64 outputs for ``seed`` (SPEC §2 step 2)."""
+    state = seed & _MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & _MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        yield z ^ (z >> 31)
+
+
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise DealError(f"seed must be an integer, not {seed!r}")
+    if not 0 <= seed < 2**64:
+        raise DealError(f"seed {seed} is out of range (0 <= seed < 2**64)")
+    return seed
+
+
+def shuffled_deck(seed: int, rules: Rules) -> list[int]:
+    """The deck after the Fisher–Yates shuffle of SPEC §2 step 3."""
+    deck = rules.deck
+    rng = splitmix64(_check_seed(seed))
+    for i in range(len(deck) - 1, 0, -1):
+        j = next(rng) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _names(cards: tuple[int, ...] | list[int]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A layout to play or solve. Build it with ``from_seed`` or ``from_json``."""
+
+    rules: Rules
+    reserve: tuple[int, ...]
+    tableau: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    base_rank: int
+    waste: tuple[int, ...] = ()
+    foundations: tuple[tuple[int, ...], ...] = ()
+    redeals_used: int = 0
+    seed: int | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # Construction --------------------------------------------------------
+    @classmethod
+    def from_seed(cls, seed: int, rules: "str | Rules" = "canfield") -> "Deal":
+        """The deal of ``seed`` (SPEC §2): reserve, base card, columns, stock."""
+        r = get_rules(rules)
+        deck = shuffled_deck(seed, r)
+        k = r.reserve_size
+        reserve = tuple(deck[:k])
+        foundations: tuple[tuple[int, ...], ...] = ()
+        if r.has_base_card:
+            foundations = ((deck[k],),)
+            base_rank = rank_of(deck[k])
+            k += 1
+        else:
+            base_rank = int(r.base)
+        tableau = tuple((deck[k + i],) for i in range(r.columns))
+        k += r.columns
+        stock = tuple(reversed(deck[k:]))  # deck[k] is the top, drawn first
+        return cls(r, reserve, tableau, stock, base_rank, (), foundations, 0, seed)
+
+    @classmethod
+    def from_dict(cls, data: Any, rules: "str | Rules | None" = None) -> "Deal":
+        if not isinstance(data, dict):
+            raise DealError("a deal must be a JSON object with 'reserve', 'tableau' and 'stock'")
+        known = {"reserve", "foundation", "foundations", "tableau", "stock", "waste", "rules", "seed", "redeals_used"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise DealError(f"unknown deal field {unknown[0]!r}; known fields: {', '.join(sorted(known))}")
+        if rules is None:
+            rules = data.get("rules", "canfield")
+        r = get_rules(rules)
+
+        def pile(key: str, value: Any) -> tuple[int, ...]:
+            if not isinstance(value, list):
+                raise DealError(f"deal field {key!r} must be a list of cards like ['QH', '5C']")
+            try:
+                return tuple(parse_card(c) for c in value)
+            except CanfieldError as e:
+                raise DealError(f"{key}: {e}") from None
+
+        reserve = pile("reserve", data.get("reserve", []))
+        stock = pile("stock", data.get("stock", []))
+        waste = pile("waste", data.get("waste", []))
+        tab = data.get("tableau")
+        if not isinstance(tab, list):
+            raise DealError("deal field 'tableau' must be a list of columns, each a list of cards")
+        tableau = tuple(pile(f"tableau column {i + 1}", col) for i, col in enumerate(tab))
+        foundations: list[tuple[int, ...]] = []
+        if "foundation" in data and "foundations" in data:
+            raise DealError("give either 'foundation' (the base card) or 'foundations' (the piles), not both")
+        if "foundation" in data:
+            if not isinstance(data["foundation"], str):
+                raise DealError("deal field 'foundation' must be one card, like '8C'")
+            try:
+                foundations = [(parse_card(data["foundation"]),)]
+            except CanfieldError as e:
+                raise DealError(f"foundation: {e}") from None
+        elif "foundations" in data:
+            fs = data["foundations"]
+            if not isinstance(fs, list):
+                raise DealError("deal field 'foundations' must be a list of piles, each a list of cards")
+            foundations = [pile(f"foundation pile {i + 1}", p) for i, p in enumerate(fs)]
+            foundations = [p for p in foundations if p]
+        if foundations:
+            base_rank = rank_of(foundations[0][0])
+        elif r.has_base_card:
+            raise DealError("the deal has no base card: give 'foundation', e.g. \"foundation\": \"8C\"")
+        else:
+            base_rank = int(r.base)
+        seed = data.get("seed")
+        if seed is not None:
+            seed = _check_seed(seed)
+        redeals_used = data.get("redeals_used", 0)
+        if isinstance(redeals_used, bool) or not isinstance(redeals_used, int) or redeals_used < 0:
+            raise DealError(f"'redeals_used' must be a non-negative integer, not {redeals_used!r}")
+        declared_fresh = "waste" not in data and "redeals_used" not in data and (
+            "foundation" in data or (not r.has_base_card and "foundations" not in data)
+        )
+        if declared_fresh:
+            _check_cards(r, reserve, stock, waste, tableau, tuple(foundations))
+            _check_fresh_sizes(r, reserve, tableau, stock)
+        return cls(r, reserve, tableau, stock, base_rank, waste, tuple(foundations), redeals_used, seed)
+
+    @classmethod
+    def from_json(cls, text: str, rules: "str | Rules | None" = None) -> "Deal":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise DealError(f"deal is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        return cls.from_dict(data, rules)
+
+    @classmethod
+    def from_file(cls, path: str, rules: "str | Rules | None" = None) -> "Deal":
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as e:
+            raise DealError(f"cannot read deal file {path!r}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise DealError(f"deal file {path!r} is not UTF-8 text") from None
+        return cls.from_json(text, rules)
+
+    # Output --------------------------------------------------------------
+    @property
+    def is_fresh(self) -> bool:
+        """True for a deal as dealt (no waste, no card played yet)."""
+        base_only = (not self.rules.has_base_card and not self.foundations) or (
+            self.rules.has_base_card and len(self.foundations) == 1 and len(self.foundations[0]) == 1
+        )
+        return base_only and not self.waste and self.redeals_used == 0 and all(len(c) == 1 for c in self.tableau) \
+            and len(self.reserve) == self.rules.reserve_size
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        if self.seed is not None:
+            d["seed"] = self.seed
+        d["rules"] = self.rules.name
+        d["reserve"] = _names(self.reserve)
+        if self.is_fresh and self.rules.has_base_card:
+            d["foundation"] = card_name(self.foundations[0][0])
+        elif self.foundations:
+            d["foundations"] = [_names(p) for p in sorted(self.foundations, key=lambda p: suit_of(p[0]))]
+        d["tableau"] = [_names(c) for c in self.tableau]
+        d["stock"] = _names(self.stock)
+        if self.waste:
+            d["waste"] = _names(self.waste)
+        if self.redeals_used:
+            d["redeals_used"] = self.redeals_used
+        return d
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def foundation_counts(self) -> list[int]:
+        """Cards on each suit's foundation, indexed by suit (C, D, H, S)."""
+        counts = [0, 0, 0, 0]
+        for p in self.foundations:
+            counts[suit_of(p[0])] = len(p)
+        return counts
+
+
+def _fits_tableau(rules: Rules, base_rank: int, card: int, host: int) -> bool:
+    """Whether ``card`` may be built on ``host`` in a column (SPEC §3, §6)."""
+    n = rules.ranks
+    r, h = rank_of(card), rank_of(host)
+    if rules.tableau_wrap == "full":
+        ok_rank = (r + 1) % n == h
+    elif rules.tableau_wrap == "none":
+        ok_rank = r + 1 == h
+    else:  # relative-to-base
+        ok_rank = (r - base_rank) % n + 1 == (h - base_rank) % n
+    if not ok_rank:
+        return False
+    if rules.build == "alternate":
+        return (suit_of(card) in (1, 2)) != (suit_of(host) in (1, 2))
+    if rules.build == "suit":
+        return suit_of(card) == suit_of(host)
+    return True
+
+
+def _check_cards(r: Rules, reserve: tuple, stock: tuple, waste: tuple, tableau: tuple, foundations: tuple) -> None:
+    """Each card of the deck exactly once, and no card from outside it."""
+    n = r.ranks
+    piles: list[tuple[str, tuple[int, ...]]] = [("reserve", reserve), ("stock", stock), ("waste", waste)]
+    piles += [(f"tableau column {i + 1}", c) for i, c in enumerate(tableau)]
+    piles += [(f"foundation {card_name(p[0])[1]}", p) for p in foundations if p]
+    deck = set(r.deck)
+    seen: Counter[int] = Counter()
+    for where, pile in piles:
+        for c in pile:
+            if c not in deck:
+                raise DealError(f"{card_name(c)} in the {where} is not in this deck ({n} ranks per suit)")
+            seen[c] += 1
+    dup = sorted(c for c, k in seen.items() if k > 1)
+    if dup:
+        raise DealError(f"duplicate card {card_name(dup[0])}: it appears {seen[dup[0]]} times")
+    missing = sorted(deck - set(seen))
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise DealError(f"missing card {card_name(missing[0])}{more}: a deal holds each of the {len(deck)} cards once")
+
+
+def _check_fresh_sizes(r: Rules, reserve: tuple, tableau: tuple, stock: tuple) -> None:
+    """A deal as dealt: every pile has the size the rules deal."""
+    if len(tableau) != r.columns:
+        raise DealError(f"the deal has {len(tableau)} tableau columns; rules {r.name!r} have {r.columns}")
+    if len(reserve) != r.reserve_size:
+        raise DealError(f"the reserve holds {len(reserve)} cards; rules {r.name!r} deal {r.reserve_size}")
+    for i, col in enumerate(tableau):
+        if len(col) != 1:
+            raise DealError(f"tableau column {i + 1} holds {len(col)} cards; a fresh deal has 1 per column")
+    if len(stock) != r.stock_size:
+        raise DealError(f"the stock holds {len(stock)} cards; rules {r.name!r} deal {r.stock_size}")
+
+
+def _validate(d: Deal) -> None:
+    r = d.rules
+    n = r.ranks
+    if len(d.tableau) != r.columns:
+        raise DealError(f"the deal has {len(d.tableau)} tableau columns; rules {r.name!r} have {r.columns}")
+    if not 0 <= d.base_rank < n:
+        raise DealError(f"base rank index {d.base_rank} is outside this deck's {n} ranks")
+    if not r.has_base_card and d.base_rank != r.base:
+        raise DealError(f"rules {r.name!r} start every foundation at {'A23456789TJQK'[int(r.base)]}")
+    _check_cards(r, d.reserve, d.stock, d.waste, d.tableau, d.foundations)
+    # Foundations: one suit each, from the base up, wrapping K→A.
+    suits_seen: set[int] = set()
+    for p in d.foundations:
+        s = suit_of(p[0])
+        if s in suits_seen:
+            raise DealError(f"two foundation piles of suit {'CDHS'[s]}")
+        suits_seen.add(s)
+        if len(p) > n:
+            raise DealError(f"foundation {'CDHS'[s]} holds {len(p)} cards; at most {n}")
+        for i, c in enumerate(p):
+            if suit_of(c) != s or rank_of(c) != (d.base_rank + i) % n:
+                raise DealError(
+                    f"foundation {'CDHS'[s]} must build up in suit from the base rank; "
+                    f"{card_name(c)} is out of place"
+                )
+    if d.redeals_used < 0 or (r.redeals is not None and d.redeals_used > r.redeals):
+        raise DealError(f"redeals_used is {d.redeals_used}; rules {r.name!r} allow {r.redeals}")
+    if len(d.reserve) > r.reserve_size:
+        raise DealError(f"the reserve holds {len(d.reserve)} cards; rules {r.name!r} deal only {r.reserve_size}")
+    for i, col in enumerate(d.tableau):
+        if not col and d.reserve and r.gap_autofill:
+            raise DealError(f"tableau column {i + 1} is empty while the reserve has cards (gaps fill at once)")
+        for j in range(1, len(col)):
+            if not _fits_tableau(r, d.base_rank, col[j], col[j - 1]):
+                raise DealError(
+                    f"tableau column {i + 1}: {card_name(col[j])} does not fit on {card_name(col[j - 1])}"
+                )
+    if r.has_base_card and not d.foundations:
+        raise DealError("the deal has no base card on a foundation")

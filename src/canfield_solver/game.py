@@ -1,0 +1,430 @@
+"""The plain-Python reference engine: Canfield played exactly by the rules.
+
+This module is the referee. It is written to be obviously right, not fast:
+every solution the fast solver returns is replayed here before anyone sees it.
+
+The rules, as SPEC §3 states them for the strict profile (other presets
+change them through ``Rules`` parameters):
+
+* Foundations build up in suit from the base rank, wrapping K→A, 13 cards each.
+* Columns build down (alternating colour in the strict profile), wrapping
+  A→K. The top card of a column may move to a fitting non-empty column or to
+  its foundation; a whole column may move onto a fitting non-empty column.
+* An empty column is filled at once from the reserve top, before any other
+  move. Once the reserve is empty a gap takes only the waste top.
+* ``draw`` turns up to three cards; ``redeal`` turns the waste over when the
+  stock is empty.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .cards import card_name, is_red, rank_of, suit_of
+from .deal import Deal, _fits_tableau
+from .errors import IllegalMoveError
+from .moves import Move, parse_move
+from .rules import Rules
+
+__all__ = ["Position", "ReplayResult", "replay"]
+
+_SUITS = "CDHS"
+_RANKS = "A23456789TJQK"
+
+
+class Position:
+    """A position of one game, mutable: ``play`` changes it and ``undo`` takes a move back."""
+
+    def __init__(self, deal: Deal):
+        self.rules: Rules = deal.rules
+        self.base_rank: int = deal.base_rank
+        self.reserve: list[int] = list(deal.reserve)
+        self.tableau: list[list[int]] = [list(c) for c in deal.tableau]
+        self.stock: list[int] = list(deal.stock)  # bottom..top; top is drawn first
+        self.waste: list[int] = list(deal.waste)  # bottom..top; top is playable
+        self.foundations: list[int] = deal.foundation_counts()  # cards per suit, C D H S
+        self.redeals_used: int = deal.redeals_used
+        self._history: list[tuple] = []
+        self._fill_gaps()
+
+    @classmethod
+    def from_deal(cls, deal: Deal) -> "Position":
+        return cls(deal)
+
+    # State ---------------------------------------------------------------
+    def _snapshot(self) -> tuple:
+        return (
+            list(self.reserve),
+            [list(c) for c in self.tableau],
+            list(self.stock),
+            list(self.waste),
+            list(self.foundations),
+            self.redeals_used,
+        )
+
+    def _restore(self, snap: tuple) -> None:
+        r, t, s, w, f, n = snap
+        self.reserve, self.tableau, self.stock, self.waste = list(r), [list(c) for c in t], list(s), list(w)
+        self.foundations, self.redeals_used = list(f), n
+
+    def copy(self) -> "Position":
+        p = copy.copy(self)
+        p._restore(self._snapshot())
+        p._history = []
+        return p
+
+    def key(self) -> tuple:
+        """Everything that decides the future of the game (used for searches)."""
+        return (
+            len(self.reserve),
+            tuple(tuple(c) for c in self.tableau),
+            tuple(self.stock),
+            tuple(self.waste),
+            self.redeals_used if self.rules.redeals is not None else 0,
+        )
+
+    def to_deal(self) -> Deal:
+        """This position as a ``Deal`` (for JSON output or solving from here)."""
+        n = self.rules.ranks
+        piles = tuple(
+            tuple(s * 13 + (self.base_rank + i) % n for i in range(self.foundations[s]))
+            for s in range(4)
+            if self.foundations[s]
+        )
+        return Deal(
+            self.rules,
+            tuple(self.reserve),
+            tuple(tuple(c) for c in self.tableau),
+            tuple(self.stock),
+            self.base_rank,
+            tuple(self.waste),
+            piles,
+            self.redeals_used,
+        )
+
+    @property
+    def score(self) -> int:
+        """Cards on the foundations."""
+        return sum(self.foundations)
+
+    def is_won(self) -> bool:
+        return self.score == 4 * self.rules.ranks
+
+    # Rules ---------------------------------------------------------------
+    def fits_foundation(self, card: int) -> bool:
+        s = suit_of(card)
+        n = self.rules.ranks
+        return self.foundations[s] < n and rank_of(card) == (self.base_rank + self.foundations[s]) % n
+
+    def fits_on(self, card: int, host: int) -> bool:
+        return _fits_tableau(self.rules, self.base_rank, card, host)
+
+    def _gaps_open(self) -> bool:
+        """Whether a gap may be filled by a move (not automatically from the reserve)."""
+        return not (self.rules.gap_autofill and self.reserve)
+
+    def _fill_gaps(self) -> None:
+        # An empty column is filled at once with the reserve top (SPEC §3 Gaps).
+        if not self.rules.gap_autofill:
+            return
+        for col in self.tableau:
+            if not col and self.reserve:
+                col.append(self.reserve.pop())
+
+    def _run_counts(self, i: int) -> list[int | None]:
+        """The tableau moves column ``i`` allows by the rules, as counts (None = whole column)."""
+        n = len(self.tableau[i])
+        if n == 0:
+            return []
+        mode = self.rules.column_moves
+        counts: list[int | None] = []
+        if mode in ("top-and-whole", "runs") or n == 1:
+            counts.append(1)
+        if mode == "runs":
+            counts += list(range(2, n))
+        if n >= 2:
+            counts.append(None)
+        return counts
+
+    def legal_moves(self) -> list[str]:
+        """Every legal move, in SPEC §4 notation, in a fixed order."""
+        out: list[str] = []
+        for m in self._legal_move_objects():
+            out.append(str(m))
+        return out
+
+    def _legal_move_objects(self) -> Iterable[Move]:
+        rules = self.rules
+        tab = self.tableau
+        ncol = len(tab)
+        # Single cards from waste and reserve.
+        for src, pile in (("W", self.waste), ("R", self.reserve)):
+            if not pile:
+                continue
+            card = pile[-1]
+            if self.fits_foundation(card):
+                yield Move(src, 0, "F")
+            for j in range(ncol):
+                if tab[j]:
+                    if self.fits_on(card, tab[j][-1]):
+                        yield Move(src, 0, "T", j + 1)
+                elif self._gaps_open() and (src == "W" or not rules.gap_autofill):
+                    yield Move(src, 0, "T", j + 1)
+        # Tableau.
+        for i in range(ncol):
+            col = tab[i]
+            if not col:
+                continue
+            if self.fits_foundation(col[-1]):
+                yield Move("T", i + 1, "F")
+            for count in self._run_counts(i):
+                k = len(col) if count is None else count
+                moving = col[-k]
+                for j in range(ncol):
+                    if j == i:
+                        continue
+                    if tab[j]:
+                        if self.fits_on(moving, tab[j][-1]):
+                            yield Move("T", i + 1, "T", j + 1, count)
+                    elif rules.gap_fill == "any" and self._gaps_open() and k < len(col):
+                        yield Move("T", i + 1, "T", j + 1, count)
+        # Stock.
+        if self.stock:
+            yield Move("draw")
+        elif self.waste and (rules.redeals is None or self.redeals_used < rules.redeals):
+            yield Move("redeal")
+
+    def _why_illegal(self, m: Move) -> str | None:
+        """None if ``m`` is legal here, else the reason in plain words."""
+        rules = self.rules
+        tab = self.tableau
+        ncol = len(tab)
+        if m.src == "draw":
+            return None if self.stock else "the stock is empty: redeal instead of draw"
+        if m.src == "redeal":
+            if self.stock:
+                return "redeal needs an empty stock: draw until it is empty"
+            if not self.waste:
+                return "nothing to redeal: the stock and the waste are empty"
+            if rules.redeals is not None and self.redeals_used >= rules.redeals:
+                return f"no redeals left: rules {rules.name!r} allow {rules.redeals}"
+            return None
+        for c in (m.src_col if m.src == "T" else 0, m.dst_col if m.dst == "T" else 0):
+            if c > ncol:
+                return f"there is no column {c}: the tableau has {ncol}"
+        if m.src == "W":
+            if not self.waste:
+                return "the waste is empty"
+            card = self.waste[-1]
+        elif m.src == "R":
+            if not self.reserve:
+                return "the reserve is empty"
+            card = self.reserve[-1]
+        else:
+            col = tab[m.src_col - 1]
+            if not col:
+                return f"column {m.src_col} is empty"
+            if m.dst == "T" and m.src_col == m.dst_col:
+                return "a column cannot move onto itself"
+            k = len(col) if m.count is None else m.count
+            if k > len(col):
+                return f"column {m.src_col} holds only {len(col)} cards"
+            if m.count is None and len(col) == 1:
+                k = 1
+            card = col[-k]
+        if m.dst == "F":
+            if self.fits_foundation(card):
+                return None
+            s = suit_of(card)
+            if self.foundations[s] >= rules.ranks:
+                return f"the {_SUITS[s]} foundation is complete"
+            need = (self.base_rank + self.foundations[s]) % rules.ranks
+            if self.foundations[s] == 0:
+                return f"{card_name(card)} cannot start a foundation: foundations start with rank {_RANKS[need]}"
+            return f"{card_name(card)} cannot go to its foundation: the {_SUITS[s]} foundation needs {_RANKS[need]}{_SUITS[s]}"
+        dest = tab[m.dst_col - 1]
+        if m.src == "T":
+            col = tab[m.src_col - 1]
+            k = len(col) if m.count is None else m.count
+            whole = k == len(col)
+            if not whole and k > 1 and rules.column_moves != "runs":
+                return f"only the top card or the whole column may move under rules {rules.name!r}"
+            if not whole and k == 1 and rules.column_moves == "whole":
+                return (
+                    f"a lone top card moves only to a foundation under rules {rules.name!r}; "
+                    f"move the whole column with T{m.src_col}*>T{m.dst_col}"
+                )
+        if dest:
+            if self.fits_on(card, dest[-1]):
+                return None
+            return f"{card_name(card)} does not fit on {card_name(dest[-1])}"
+        # An empty destination column.
+        if not self._gaps_open():
+            return "an empty column is filled from the reserve first"
+        if m.src == "W":
+            return None
+        if m.src == "R":
+            return None if not rules.gap_autofill else "the reserve fills gaps automatically"
+        if rules.gap_fill == "any":
+            if m.count is None or k == len(tab[m.src_col - 1]):
+                return "moving a whole column into an empty column changes nothing"
+            return None
+        return "an empty column takes only the waste top once the reserve is empty"
+
+    # Playing -------------------------------------------------------------
+    def play(self, move: "str | Move") -> None:
+        """Play ``move`` or raise ``IllegalMoveError`` saying why it is illegal."""
+        m = parse_move(move)
+        why = self._why_illegal(m)
+        if why is not None:
+            raise IllegalMoveError(f"{move if isinstance(move, str) else str(m)}: {why}", move=str(m))
+        self._history.append(self._snapshot())
+        self._apply(m)
+
+    def _apply(self, m: Move) -> None:
+        draw = self.rules.draw
+        if m.src == "draw":
+            packet = self.stock[-draw:]
+            del self.stock[-draw:]
+            # Turning the packet over keeps the order: the card that was
+            # deepest in the packet becomes the waste top.
+            self.waste.extend(reversed(packet))
+            return
+        if m.src == "redeal":
+            self.stock = list(reversed(self.waste))
+            self.waste = []
+            self.redeals_used += 1
+            return
+        if m.src == "W":
+            cards = [self.waste.pop()]
+        elif m.src == "R":
+            cards = [self.reserve.pop()]
+        else:
+            col = self.tableau[m.src_col - 1]
+            k = len(col) if m.count is None else m.count
+            cards = col[-k:]
+            del col[-k:]
+        if m.dst == "F":
+            (card,) = cards
+            self.foundations[suit_of(card)] += 1
+        else:
+            self.tableau[m.dst_col - 1].extend(cards)
+        self._fill_gaps()
+
+    def undo(self) -> None:
+        """Take back the last move played."""
+        if not self._history:
+            raise IllegalMoveError("nothing to undo")
+        self._restore(self._history.pop())
+
+    def is_legal(self, move: "str | Move") -> bool:
+        return self._why_illegal(parse_move(move)) is None
+
+    # Stalled positions (SPEC §3) ----------------------------------------
+    @staticmethod
+    def is_progress(before: "Position", move: Move, after: "Position") -> bool:
+        """Progress: a card to a foundation, or a card taken from the reserve or the waste."""
+        if move.dst == "F" or move.src in ("W", "R"):
+            return True
+        return len(after.reserve) < len(before.reserve)
+
+    def is_stalled(self) -> bool:
+        """True when no sequence of non-progress moves reaches a legal progress move.
+
+        A won position is not called stalled. The search walks the closure of
+        non-progress moves (draws, redeals, column-to-column moves) breadth first.
+        """
+        if self.is_won():
+            return False
+        start = self.copy()
+        seen = {start.key()}
+        queue = deque([start])
+        while queue:
+            pos = queue.popleft()
+            for m in list(pos._legal_move_objects()):
+                nxt = pos.copy()
+                nxt._apply(m)
+                if Position.is_progress(pos, m, nxt):
+                    return False
+                k = nxt.key()
+                if k not in seen:
+                    seen.add(k)
+                    queue.append(nxt)
+        return True
+
+    # Display -------------------------------------------------------------
+    def __str__(self) -> str:
+        return render(self)
+
+
+def render(pos: Position) -> str:
+    """A readable text picture of the position."""
+    n = pos.rules.ranks
+    lines = []
+    res = pos.reserve
+    lines.append(f"Reserve  ({len(res):2d}): " + (card_name(res[-1]) if res else "empty"))
+    fparts = []
+    for s in range(4):
+        k = pos.foundations[s]
+        top = card_name(s * 13 + (pos.base_rank + k - 1) % n) if k else "--"
+        fparts.append(f"{_SUITS[s]}:{top}({k})")
+    lines.append("Foundations:   " + "  ".join(fparts) + f"   base {_RANKS[pos.base_rank]}")
+    for i, col in enumerate(pos.tableau):
+        lines.append(f"T{i + 1}:  " + (" ".join(card_name(c) for c in col) if col else "(empty)"))
+    redeals = "unlimited" if pos.rules.redeals is None else f"{pos.rules.redeals - pos.redeals_used} left"
+    lines.append(
+        f"Stock ({len(pos.stock):2d})   Waste ({len(pos.waste):2d}): "
+        + (card_name(pos.waste[-1]) if pos.waste else "empty")
+        + f"   draw {pos.rules.draw}, redeals {redeals}"
+    )
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """What ``replay`` found: the final position, how many moves were legal, and why one was not."""
+
+    position: Position
+    played: int
+    legal: bool
+    error: str | None = None
+    index: int | None = None
+
+    @property
+    def won(self) -> bool:
+        return self.position.is_won()
+
+    @property
+    def stalled(self) -> bool:
+        return self.position.is_stalled()
+
+
+def replay(deal: Deal, moves: Sequence["str | Move"], *, strict: bool = True) -> ReplayResult:
+    """Play ``moves`` from ``deal``.
+
+    With ``strict`` (the default) the first illegal move raises
+    ``IllegalMoveError`` whose ``index`` is the 0-based position of that move;
+    otherwise the result says where replay stopped and why.
+    """
+    pos = Position(deal)
+    for i, mv in enumerate(moves):
+        try:
+            pos.play(mv)
+        except IllegalMoveError as e:
+            msg = f"move {i + 1} ({mv if isinstance(mv, str) else str(mv)!s}) is illegal: {str(e).split(': ', 1)[-1]}"
+            if strict:
+                raise IllegalMoveError(msg, index=i, move=str(mv)) from None
+            return ReplayResult(pos, i, False, msg, i)
+        except Exception as e:  # a MoveError for malformed text
+            from .errors import MoveError
+
+            if isinstance(e, MoveError):
+                msg = f"move {i + 1}: {e}"
+                if strict:
+                    raise MoveError(msg) from None
+                return ReplayResult(pos, i, False, msg, i)
+            raise
+    return ReplayResult(pos, len(moves), True)

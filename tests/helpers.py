@@ -1,0 +1,31 @@
+"""Hand-built positions for the rule tests."""
+
+from __future__ import annotations
+
+from canfield_solver import Deal, Position, get_rules, parse_card
+from canfield_solver.cards import card_name
+
+
+def make_deal(*, reserve=(), tableau=(), waste=(), stock=(), foundations=(), rules="canfield", redeals_used=0):
+    """A mid-game deal from card texts; every card not placed goes under the stock (bottom first)."""
+    r = get_rules(rules)
+    placed = {parse_card(c) for pile in [reserve, waste, stock, *tableau, *foundations] for c in pile}
+    rest = [card_name(c) for c in r.deck if c not in placed]
+    data = {
+        "reserve": list(reserve),
+        "tableau": [list(c) for c in tableau] + [[] for _ in range(r.columns - len(tableau))],
+        "waste": list(waste),
+        "stock": rest + list(stock),
+        "foundations": [list(p) for p in foundations],
+        "redeals_used": redeals_used,
+    }
+    return Deal.from_dict(data, r)
+
+
+def make(**kw) -> Position:
+    return Position(make_deal(**kw))
+
+
+def run(spec: str) -> list[str]:
+    """'6C 7C 8C' -> ['6C', '7C', '8C']."""
+    return spec.split()
