@@ -188,13 +188,14 @@ class Deal:
             d["seed"] = self.seed
         d["rules"] = self.rules.name
         d["reserve"] = _names(self.reserve)
-        if self.is_fresh and self.rules.has_base_card:
+        fresh = self.is_fresh
+        if fresh and self.rules.has_base_card:
             d["foundation"] = card_name(self.foundations[0][0])
-        elif self.foundations:
+        elif not fresh:
             d["foundations"] = [_names(p) for p in sorted(self.foundations, key=lambda p: suit_of(p[0]))]
         d["tableau"] = [_names(c) for c in self.tableau]
         d["stock"] = _names(self.stock)
-        if self.waste:
+        if not fresh:
             d["waste"] = _names(self.waste)
         if self.redeals_used:
             d["redeals_used"] = self.redeals_used

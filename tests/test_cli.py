@@ -1,0 +1,69 @@
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from canfield_solver import Deal
+from canfield_solver.cli import cli
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_deal_text_and_json():
+    r = invoke("deal", "0")
+    assert r.exit_code == 0 and "Reserve  (13): 9H" in r.output and "T1:  QS" in r.output
+    j = invoke("deal", "0", "--json")
+    assert Deal.from_json(j.output) == Deal.from_seed(0)
+    assert json.loads(invoke("deal", "5", "--rules", "Storehouse-Aces", "--json").output)["rules"] == "storehouse-aces"
+
+
+def one_line_error(r, pattern):
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and re.search(pattern, lines[0]), r.output
+    assert "Traceback" not in r.output
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path):
+    one_line_error(invoke("deal", "x"), "SEED")
+    one_line_error(invoke("deal", str(2**64)), "SEED")
+    one_line_error(invoke("deal", "1", "--rules", "nope"), "unknown rules 'nope'")
+    bad = tmp_path / "d.json"
+    data = json.loads(Deal.from_seed(0).to_json())
+    data["stock"][0] = "9H"
+    bad.write_text(json.dumps(data))
+    moves = tmp_path / "m.txt"
+    moves.write_text("draw\n")
+    one_line_error(invoke("check", str(bad), str(moves)), "duplicate card 9H")
+    one_line_error(invoke("check", str(tmp_path / "missing.json"), str(moves)), "cannot read deal file")
+    good = tmp_path / "g.json"
+    good.write_text(Deal.from_seed(0).to_json())
+    moves.write_text("draw\nW>X9\n")
+    r = invoke("check", str(good), str(moves))
+    assert r.exit_code == 1 and "unknown move 'W>X9'" in r.output
+
+
+def test_check_replays_and_reports(tmp_path):
+    deal = tmp_path / "d.json"
+    deal.write_text(Deal.from_seed(0).to_json())
+    moves = tmp_path / "m.txt"
+    moves.write_text("# first pass\ndraw\nW>T4\n")
+    r = invoke("check", str(deal), str(moves))
+    assert r.exit_code == 0 and "legal: all 2 moves" in r.output and "score: 1/52" in r.output
+    assert "won: no" in r.output and "stalled: no" in r.output
+    moves.write_text(json.dumps(["draw", "W>T4", "T1>T4"]))
+    r = invoke("check", str(deal), str(moves), "--json")
+    out = json.loads(r.output)
+    assert r.exit_code == 1 and out["legal"] is False and out["illegal_index"] == 2 and out["played"] == 2
+    assert "does not fit" in out["error"]
+
+
+def test_readme_opens_with_install_and_test_commands():
+    lines = [ln for ln in README.read_text().splitlines() if ln.startswith("pip install")]
+    assert len(lines) >= 2
+    assert "canfield" in lines[0] and "pytest" in lines[1]

@@ -1,0 +1,68 @@
+"""Hypothesis: random legal play keeps the game's invariants."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from canfield_solver import Deal, Position, preset_names
+from canfield_solver.game import Position as P
+
+
+def all_cards(p):
+    cards = list(p.reserve) + list(p.stock) + list(p.waste) + [c for col in p.tableau for c in col]
+    n = p.rules.ranks
+    cards += [s * 13 + (p.base_rank + i) % n for s in range(4) for i in range(p.foundations[s])]
+    return cards
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False))
+def test_random_play_invariants(seed, preset, rng):
+    p = Position(Deal.from_seed(seed, preset))
+    deck = sorted(p.rules.deck)
+    prev = list(p.foundations)
+    for _ in range(150):
+        moves = p.legal_moves()
+        if not moves:
+            break
+        p.play(rng.choice(moves))
+        assert sorted(all_cards(p)) == deck                       # every card exactly once
+        assert all(a >= b for a, b in zip(p.foundations, prev))  # foundations never shrink
+        prev = list(p.foundations)
+        if p.reserve:
+            assert all(p.tableau)                                 # no gap while the reserve has cards
+        # the position survives a JSON round trip
+        d = p.to_deal()
+        assert Position(Deal.from_json(d.to_json())).key() == p.key()
+
+
+def brute_force_stalled(p):
+    """Walk the whole non-progress closure; stalled if no progress move is legal anywhere in it."""
+    seen = {p.key()}
+    stack = [p.copy()]
+    while stack:
+        x = stack.pop()
+        for m in x.legal_moves():
+            y = x.copy()
+            y.play(m)
+            if m.endswith(">F") or m.startswith(("W", "R")) or len(y.reserve) < len(x.reserve):
+                return False
+            if y.key() not in seen:
+                seen.add(y.key())
+                stack.append(y)
+    return True
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
+       st.integers(0, 250))
+def test_is_stalled_matches_brute_force(seed, preset, rng, steps):
+    p = Position(Deal.from_seed(seed, preset))
+    for _ in range(steps):
+        moves = p.legal_moves()
+        if not moves:
+            break
+        p.play(rng.choice(moves))
+    if p.is_won():
+        assert not p.is_stalled()
+    else:
+        assert p.is_stalled() == brute_force_stalled(p)
