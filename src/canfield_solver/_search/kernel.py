@@ -1,0 +1,617 @@
+"""The depth-first search kernel (Numba). Private: arrays and scalars in, status codes out.
+
+The search walks positions depth first with an explicit stack. Each stack
+level holds a full copy of the (small) position, so a move is made by copying
+the level and changing the copy; nothing is ever undone. A transposition
+table of full keys (layout.py) marks every position seen, so each position is
+expanded at most once and a hash collision can never change a verdict.
+
+Stock moves are direct plays: every waste card reachable by draws (and one
+redeal, where allowed) is a move of its own; the draws and redeals are
+written out again in Python when a solution is returned.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .layout import MARK_BIT, RDL_SHIFT, RES_SHIFT, WPOS_SHIFT
+
+# Rule parameters (one int64 array) ------------------------------------------
+P_RANKS = 0
+P_NCOLS = 1
+P_BASE = 2
+P_BUILD = 3       # 0 alternate colours, 1 same suit, 2 any suit
+P_WRAP = 4        # 0 full (K on A), 1 relative to the base, 2 none
+P_COLMOVES = 5    # 0 top card or whole column, 1 whole column only, 2 runs
+P_GAPFILL = 6     # once the reserve is empty: 0 waste top only, 1 any card
+P_AUTOFILL = 7    # 1: gaps are filled at once from the reserve
+P_DRAW = 8
+P_REDEALS = 9     # -1 unlimited
+P_NTALON = 10
+P_SAFE = 11       # safe foundation moves: 0 off, 1 alt/full-wrap table, 2 alt standard, 3 guests home
+P_STUCK = 12      # 1: apply the stuck-card test
+NPARAMS = 13
+
+# Per-level scalars (one int64 row per stack level) ---------------------------
+SC_RES = 0        # reserve cards left (the top is reserve[SC_RES - 1])
+SC_WB = 1         # waste boundary: the waste is the present talon cards with index < SC_WB
+SC_RDL = 2        # redeals used
+SC_F = 3          # 4 foundation counts, by suit
+SC_LEN = 7        # column lengths (up to 6 columns)
+NSC = 13
+
+MAXCOLS = 6
+COLCAP = 53
+
+# Search statistics and resumable state --------------------------------------
+ST_NODES = 0
+ST_MAXDEPTH = 1
+ST_BEST = 2
+ST_DEPTH = 3
+ST_STARTED = 4
+ST_TRUNCATED = 5
+ST_TTCOUNT = 6
+ST_STUCK = 7
+ST_SOLVED_DEPTH = 8
+NSTATS = 9
+
+RUNNING = 0
+SOLVED = 1
+EXHAUSTED = 2
+GROW = 3
+
+# Moves: kind | src << 4 | dst << 12 | count << 20 | redeal << 28 ------------
+K_RF = 0
+K_RT = 1
+K_WF = 2
+K_WT = 3
+K_TF = 4
+K_TT = 5
+
+
+@njit(cache=True, inline="always")
+def _mv(kind, src, dst, count, redeal):
+    return kind | (src << 4) | (dst << 12) | (count << 20) | (redeal << 28)
+
+
+@njit(cache=True, inline="always")
+def _rel(card, base, ranks):
+    return ((card % 13) - base + ranks) % ranks
+
+
+@njit(cache=True, inline="always")
+def _is_red(card):
+    s = card // 13
+    return s == 1 or s == 2
+
+
+@njit(cache=True)
+def _fits_on(card, host, params):
+    """Whether ``card`` may be built on ``host`` in a column."""
+    ranks = params[P_RANKS]
+    wrap = params[P_WRAP]
+    r = card % 13
+    h = host % 13
+    if wrap == 0:
+        if (r + 1) % ranks != h:
+            return False
+    elif wrap == 2:
+        if r + 1 != h:
+            return False
+    else:
+        base = params[P_BASE]
+        if _rel(card, base, ranks) + 1 != _rel(host, base, ranks):
+            return False
+    build = params[P_BUILD]
+    if build == 0:
+        return _is_red(card) != _is_red(host)
+    if build == 1:
+        return card // 13 == host // 13
+    return True
+
+
+@njit(cache=True, inline="always")
+def _fits_f(card, sc, d, params):
+    s = card // 13
+    f = sc[d, SC_F + s]
+    return f < params[P_RANKS] and _rel(card, params[P_BASE], params[P_RANKS]) == f
+
+
+@njit(cache=True, inline="always")
+def _home(card, sc, d, params):
+    return _rel(card, params[P_BASE], params[P_RANKS]) < sc[d, SC_F + card // 13]
+
+
+@njit(cache=True)
+def _is_safe(card, sc, d, params, guests):
+    """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1)."""
+    mode = params[P_SAFE]
+    if mode == 0:
+        return False
+    if mode == 3:
+        for k in range(4):
+            g = guests[card, k]
+            if g >= 0 and not _home(g, sc, d, params):
+                return False
+        return True
+    r = _rel(card, params[P_BASE], params[P_RANKS]) + 1
+    s = card // 13
+    if s == 0 or s == 3:  # black: opposite are D, H; same colour partner
+        opp = min(sc[d, SC_F + 1], sc[d, SC_F + 2])
+        same = sc[d, SC_F + (3 if s == 0 else 0)]
+    else:
+        opp = min(sc[d, SC_F + 0], sc[d, SC_F + 3])
+        same = sc[d, SC_F + (2 if s == 1 else 1)]
+    if mode == 1:  # full wrap: the base card can host the last rank
+        if r == 1:
+            return False
+        if r == 2:
+            return opp >= 1
+        if r == 3:
+            return opp >= 2 or (opp >= 1 and same >= 1)
+        return opp >= r - 1 or (opp >= r - 2 and same >= r - 3)
+    # mode 2: relative wrap or no wrap from the ace
+    if r <= 2:
+        return True
+    return opp >= r - 1 or (opp >= r - 2 and same >= r - 3)
+
+
+@njit(cache=True)
+def _is_stuck(cols, sc, d, params, hosts):
+    """SOLVER-NOTES §2: a set of tableau cards none of which can ever move is a lost position."""
+    ncols = params[P_NCOLS]
+    ranks = params[P_RANKS]
+    base = params[P_BASE]
+    in_s = np.zeros(52, np.bool_)
+    under = np.zeros(52, np.bool_)
+    minrel = np.empty(4, np.int64)
+    count = 0
+    for c in range(ncols):
+        for i in range(sc[d, SC_LEN + c]):
+            in_s[cols[d, c, i]] = True
+            count += 1
+    while count > 0:
+        under[:] = False
+        minrel[:] = 99
+        for c in range(ncols):
+            covered = False
+            for i in range(sc[d, SC_LEN + c] - 1, -1, -1):
+                card = cols[d, c, i]
+                if covered:
+                    under[card] = True
+                if in_s[card]:
+                    covered = True
+                if in_s[card] or under[card]:
+                    rl = _rel(card, base, ranks)
+                    s = card // 13
+                    if rl < minrel[s]:
+                        minrel[s] = rl
+        changed = False
+        for c in range(ncols):
+            for i in range(sc[d, SC_LEN + c]):
+                card = cols[d, c, i]
+                if not in_s[card]:
+                    continue
+                ok = minrel[card // 13] < _rel(card, base, ranks)
+                if ok:
+                    for k in range(4):
+                        h = hosts[card, k]
+                        if h >= 0 and not (_home(h, sc, d, params) or under[h]):
+                            ok = False
+                            break
+                if not ok:
+                    in_s[card] = False
+                    count -= 1
+                    changed = True
+        if not changed:
+            break
+    return count > 0
+
+
+@njit(cache=True)
+def _waste_targets(sc, mask, d, params, qidx, qrd):
+    """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1)."""
+    ntalon = params[P_NTALON]
+    draw = params[P_DRAW]
+    wb = sc[d, SC_WB]
+    m = mask[d]
+    pres = np.empty(64, np.int64)
+    n = 0
+    p = 0
+    for i in range(ntalon):
+        if (m >> np.uint64(i)) & np.uint64(1):
+            pres[n] = i
+            if i < wb:
+                p += 1
+            n += 1
+    k = 0
+    if n == 0:
+        return 0
+    if p > 0:
+        qidx[k] = pres[p - 1]
+        qrd[k] = 0
+        k += 1
+    q = p + draw
+    while q < n:
+        qidx[k] = pres[q - 1]
+        qrd[k] = 0
+        k += 1
+        q += draw
+    if n > p:
+        qidx[k] = pres[n - 1]
+        qrd[k] = 0
+        k += 1
+    red = params[P_REDEALS]
+    if red < 0 or sc[d, SC_RDL] < red:
+        flag = 0 if red < 0 else 1
+        q = draw
+        while q < n:
+            if not (q == p or (q > p and (q - p) % draw == 0)):
+                qidx[k] = pres[q - 1]
+                qrd[k] = flag
+                k += 1
+            q += draw
+    return k
+
+
+@njit(cache=True)
+def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe):
+    """Moves of the position at level ``d`` into ``out``, best first. Returns how many."""
+    ncols = params[P_NCOLS]
+    res = sc[d, SC_RES]
+    autofill = params[P_AUTOFILL] == 1
+    gaps_open = (not autofill) or res == 0
+    colmoves = params[P_COLMOVES]
+    gap_any = params[P_GAPFILL] == 1
+    if use_safe:
+        if res > 0:
+            card = reserve[res - 1]
+            if _fits_f(card, sc, d, params) and _is_safe(card, sc, d, params, guests):
+                out[0] = _mv(K_RF, 0, 0, 1, 0)
+                return 1
+        for c in range(ncols):
+            ln = sc[d, SC_LEN + c]
+            if ln > 0:
+                card = cols[d, c, ln - 1]
+                if _fits_f(card, sc, d, params) and _is_safe(card, sc, d, params, guests):
+                    out[0] = _mv(K_TF, c, 0, 1, 0)
+                    return 1
+    qidx = np.empty(64, np.int64)
+    qrd = np.empty(64, np.int64)
+    nq = _waste_targets(sc, mask, d, params, qidx, qrd)
+    n = 0
+    # 1. Foundation moves.
+    if res > 0 and _fits_f(reserve[res - 1], sc, d, params):
+        out[n] = _mv(K_RF, 0, 0, 1, 0)
+        n += 1
+    for c in range(ncols):
+        ln = sc[d, SC_LEN + c]
+        if ln > 0 and _fits_f(cols[d, c, ln - 1], sc, d, params):
+            out[n] = _mv(K_TF, c, 0, 1, 0)
+            n += 1
+    for k in range(nq):
+        if _fits_f(talon[qidx[k]], sc, d, params):
+            out[n] = _mv(K_WF, qidx[k], 0, 1, qrd[k])
+            n += 1
+    # 2. Reserve to the tableau.
+    if res > 0:
+        card = reserve[res - 1]
+        for c in range(ncols):
+            ln = sc[d, SC_LEN + c]
+            if ln > 0:
+                if _fits_on(card, cols[d, c, ln - 1], params):
+                    out[n] = _mv(K_RT, 0, c, 1, 0)
+                    n += 1
+            elif not autofill:
+                out[n] = _mv(K_RT, 0, c, 1, 0)
+                n += 1
+    # 3. Whole columns onto non-empty columns (they open a gap).
+    for c in range(ncols):
+        ln = sc[d, SC_LEN + c]
+        if ln == 0:
+            continue
+        bottom = cols[d, c, 0]
+        for t in range(ncols):
+            lt = sc[d, SC_LEN + t]
+            if t != c and lt > 0 and _fits_on(bottom, cols[d, t, lt - 1], params):
+                out[n] = _mv(K_TT, c, t, ln, 0)
+                n += 1
+    # 4. Waste to the tableau.
+    for k in range(nq):
+        card = talon[qidx[k]]
+        for c in range(ncols):
+            ln = sc[d, SC_LEN + c]
+            if ln > 0:
+                if _fits_on(card, cols[d, c, ln - 1], params):
+                    out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                    n += 1
+            elif gaps_open:
+                out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                n += 1
+    # 5. Part of a column: the top card, or a run.
+    for c in range(ncols):
+        ln = sc[d, SC_LEN + c]
+        if ln < 2:  # a lone card moving is a whole column (step 3)
+            continue
+        kmax = 1 if colmoves == 0 else (ln - 1 if colmoves == 2 else 0)
+        if kmax > ln - 1:
+            kmax = ln - 1
+        for kk in range(1, kmax + 1):
+            card = cols[d, c, ln - kk]
+            for t in range(ncols):
+                if t == c:
+                    continue
+                lt = sc[d, SC_LEN + t]
+                if lt > 0:
+                    if _fits_on(card, cols[d, t, lt - 1], params):
+                        out[n] = _mv(K_TT, c, t, kk, 0)
+                        n += 1
+                elif gap_any and gaps_open:
+                    out[n] = _mv(K_TT, c, t, kk, 0)
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _copy_level(cols, sc, mask, d):
+    for c in range(MAXCOLS):
+        for i in range(sc[d, SC_LEN + c]):
+            cols[d + 1, c, i] = cols[d, c, i]
+    for j in range(NSC):
+        sc[d + 1, j] = sc[d, j]
+    mask[d + 1] = mask[d]
+
+
+@njit(cache=True)
+def _apply(cols, sc, mask, d, mv, params, reserve, talon):
+    """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve."""
+    kind = mv & 15
+    src = (mv >> 4) & 255
+    dst = (mv >> 12) & 255
+    cnt = (mv >> 20) & 255
+    rd = (mv >> 28) & 1
+    if kind == K_RF or kind == K_RT:
+        r = sc[d, SC_RES] - 1
+        card = reserve[r]
+        sc[d, SC_RES] = r
+        if kind == K_RF:
+            sc[d, SC_F + card // 13] += 1
+        else:
+            ln = sc[d, SC_LEN + dst]
+            cols[d, dst, ln] = card
+            sc[d, SC_LEN + dst] = ln + 1
+    elif kind == K_WF or kind == K_WT:
+        card = talon[src]
+        mask[d] = mask[d] & ~(np.uint64(1) << np.uint64(src))
+        sc[d, SC_WB] = src
+        sc[d, SC_RDL] += rd
+        if kind == K_WF:
+            sc[d, SC_F + card // 13] += 1
+        else:
+            ln = sc[d, SC_LEN + dst]
+            cols[d, dst, ln] = card
+            sc[d, SC_LEN + dst] = ln + 1
+    elif kind == K_TF:
+        ln = sc[d, SC_LEN + src] - 1
+        card = cols[d, src, ln]
+        sc[d, SC_LEN + src] = ln
+        sc[d, SC_F + card // 13] += 1
+    else:
+        ls = sc[d, SC_LEN + src]
+        lt = sc[d, SC_LEN + dst]
+        for i in range(cnt):
+            cols[d, dst, lt + i] = cols[d, src, ls - cnt + i]
+        sc[d, SC_LEN + src] = ls - cnt
+        sc[d, SC_LEN + dst] = lt + cnt
+    if params[P_AUTOFILL] == 1:
+        for c in range(params[P_NCOLS]):
+            if sc[d, SC_LEN + c] == 0 and sc[d, SC_RES] > 0:
+                r = sc[d, SC_RES] - 1
+                cols[d, c, 0] = reserve[r]
+                sc[d, SC_LEN + c] = 1
+                sc[d, SC_RES] = r
+
+
+@njit(cache=True, inline="always")
+def _put(words, pos, v, k):
+    """Write the low ``k`` bits of ``v`` at stream bit ``pos`` (most significant first)."""
+    while k > 0:
+        wi = pos >> 6
+        off = pos & 63
+        room = 64 - off
+        take = room if room < k else k
+        part = (v >> np.uint64(k - take)) & ((np.uint64(1) << np.uint64(take)) - np.uint64(1))
+        words[1 + wi] |= part << np.uint64(room - take)
+        pos += take
+        k -= take
+    return pos
+
+
+@njit(cache=True)
+def _key(cols, sc, mask, d, params, words):
+    """The packed key of level ``d`` into ``words`` (layout.py)."""
+    ntalon = params[P_NTALON]
+    draw = params[P_DRAW]
+    m = mask[d]
+    wb = sc[d, SC_WB]
+    n = 0
+    p = 0
+    for i in range(ntalon):
+        if (m >> np.uint64(i)) & np.uint64(1):
+            n += 1
+            if i < wb:
+                p += 1
+    unlimited = params[P_REDEALS] < 0
+    if unlimited and (p % draw == 0 or p == n):
+        p = 0
+    w0 = m | (np.uint64(p) << np.uint64(WPOS_SHIFT)) | (np.uint64(sc[d, SC_RES]) << np.uint64(RES_SHIFT))
+    if not unlimited:
+        w0 |= np.uint64(sc[d, SC_RDL]) << np.uint64(RDL_SHIFT)
+    w0 |= np.uint64(1) << np.uint64(MARK_BIT)
+    words[0] = w0
+    words[1] = np.uint64(0)
+    words[2] = np.uint64(0)
+    words[3] = np.uint64(0)
+    ncols = params[P_NCOLS]
+    build = params[P_BUILD]
+    sb = 1 if build == 0 else (0 if build == 1 else 2)
+    order = np.empty(MAXCOLS, np.int64)
+    codes = np.empty(MAXCOLS, np.int64)
+    for c in range(ncols):
+        order[c] = c
+        codes[c] = cols[d, c, 0] + 1 if sc[d, SC_LEN + c] > 0 else 0
+    for i in range(1, ncols):  # insertion sort by bottom card
+        j = i
+        while j > 0 and codes[order[j - 1]] > codes[order[j]]:
+            tmp = order[j]
+            order[j] = order[j - 1]
+            order[j - 1] = tmp
+            j -= 1
+    pos = 0
+    for oi in range(ncols):
+        c = order[oi]
+        ln = sc[d, SC_LEN + c]
+        pos = _put(words, pos, np.uint64((codes[c] << 6) | ln), 12)
+        if sb > 0 and ln > 1:
+            acc = np.uint64(0)
+            nb = 0
+            for i in range(1, ln):
+                s = cols[d, c, i] // 13
+                if sb == 1:
+                    code = 1 if s >= 2 else 0
+                else:
+                    code = s
+                acc = (acc << np.uint64(sb)) | np.uint64(code)
+                nb += sb
+                if nb >= 48:
+                    pos = _put(words, pos, acc, nb)
+                    acc = np.uint64(0)
+                    nb = 0
+            if nb > 0:
+                pos = _put(words, pos, acc, nb)
+
+
+@njit(cache=True, inline="always")
+def _hash(words):
+    h = words[0] * np.uint64(0x9E3779B97F4A7C15)
+    h ^= words[1] + np.uint64(0x632BE59BD9B4E019) + (h << np.uint64(6)) + (h >> np.uint64(2))
+    h ^= words[2] + np.uint64(0x9E3779B97F4A7C15) + (h << np.uint64(6)) + (h >> np.uint64(2))
+    h ^= words[3] + np.uint64(0x94D049BB133111EB) + (h << np.uint64(6)) + (h >> np.uint64(2))
+    h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True)
+def _tt_insert(tt, words):
+    """Insert a key; 1 if it was new, 0 if it was already there."""
+    cap_mask = np.uint64(tt.shape[0] - 1)
+    i = _hash(words) & cap_mask
+    while True:
+        k0 = tt[i, 0]
+        if k0 == np.uint64(0):
+            tt[i, 0] = words[0]
+            tt[i, 1] = words[1]
+            tt[i, 2] = words[2]
+            tt[i, 3] = words[3]
+            return 1
+        if k0 == words[0] and tt[i, 1] == words[1] and tt[i, 2] == words[2] and tt[i, 3] == words[3]:
+            return 0
+        i = (i + np.uint64(1)) & cap_mask
+
+
+@njit(cache=True)
+def _tt_rehash(old, new):
+    words = np.empty(4, np.uint64)
+    for i in range(old.shape[0]):
+        if old[i, 0] != np.uint64(0):
+            for j in range(4):
+                words[j] = old[i, j]
+            _tt_insert(new, words)
+
+
+@njit(cache=True)
+def _score(sc, d):
+    return sc[d, SC_F] + sc[d, SC_F + 1] + sc[d, SC_F + 2] + sc[d, SC_F + 3]
+
+
+@njit(cache=True)
+def _search(params, reserve, talon, guests, hosts, cols, sc, mask, moves, nmoves, midx, tt, stats, budget,
+            grow_at):
+    """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays."""
+    maxd = sc.shape[0] - 1
+    won = 4 * params[P_RANKS]
+    use_stuck = params[P_STUCK] == 1
+    words = np.empty(4, np.uint64)
+    if stats[ST_STARTED] == 0:
+        stats[ST_STARTED] = 1
+        stats[ST_DEPTH] = 0
+        _key(cols, sc, mask, 0, params, words)
+        stats[ST_TTCOUNT] += _tt_insert(tt, words)
+        stats[ST_BEST] = _score(sc, 0)
+        if _score(sc, 0) == won:
+            stats[ST_SOLVED_DEPTH] = 0
+            return SOLVED
+        if use_stuck and _is_stuck(cols, sc, 0, params, hosts):
+            stats[ST_STUCK] += 1
+            nmoves[0] = 0
+        else:
+            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, guests, moves[0], True)
+        midx[0] = 0
+    d = stats[ST_DEPTH]
+    while budget > 0:
+        if stats[ST_TTCOUNT] >= grow_at:
+            stats[ST_DEPTH] = d
+            return GROW
+        if midx[d] >= nmoves[d]:
+            if d == 0:
+                stats[ST_DEPTH] = 0
+                return EXHAUSTED
+            d -= 1
+            continue
+        mv = moves[d, midx[d]]
+        midx[d] += 1
+        if d + 1 >= maxd:
+            stats[ST_TRUNCATED] = 1
+            continue
+        _copy_level(cols, sc, mask, d)
+        _apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
+        budget -= 1
+        stats[ST_NODES] += 1
+        s = _score(sc, d + 1)
+        if s == won:
+            stats[ST_SOLVED_DEPTH] = d + 1
+            if d + 1 > stats[ST_MAXDEPTH]:
+                stats[ST_MAXDEPTH] = d + 1
+            stats[ST_BEST] = s
+            stats[ST_DEPTH] = d
+            return SOLVED
+        _key(cols, sc, mask, d + 1, params, words)
+        if _tt_insert(tt, words) == 0:
+            continue
+        stats[ST_TTCOUNT] += 1
+        if s > stats[ST_BEST]:
+            stats[ST_BEST] = s
+        if use_stuck and _is_stuck(cols, sc, d + 1, params, hosts):
+            stats[ST_STUCK] += 1
+            continue
+        d += 1
+        if d > stats[ST_MAXDEPTH]:
+            stats[ST_MAXDEPTH] = d
+        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, guests, moves[d], True)
+        midx[d] = 0
+    stats[ST_DEPTH] = d
+    return RUNNING
+
+
+@njit(cache=True)
+def _gen_all(params, reserve, talon, guests, cols, sc, mask, out):
+    """Every move of level 0 without safe-move pruning (for the tests)."""
+    return _gen(cols, sc, mask, 0, params, reserve, talon, guests, out, False)
+
+
+@njit(cache=True)
+def _stuck_root(params, cols, sc, hosts):
+    return _is_stuck(cols, sc, 0, params, hosts)
