@@ -82,7 +82,7 @@ def py_key(pos, talon_order):
 def kernel_key(pos):
     prob = _Problem(pos)
     words = np.zeros(4, np.uint64)
-    K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words)
+    K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(512, np.int64))
     return [int(w) for w in words], prob
 
 

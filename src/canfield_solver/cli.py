@@ -157,6 +157,82 @@ def check(deal_file: str, moves_file: str, rules_name: str | None, rules_file: s
     return 0 if res.legal else 1
 
 
+EXIT_CODES = {"solved": 0, "unsolvable": 1, "unknown": 3}
+
+
+@cli.command()
+@click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number (SPEC §2).")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, help="Deal or position JSON file.")
+@_rules_option
+@click.option("--moves-played", "played_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Solve from the position after these moves (one per line, or a JSON list).")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Stop with 'unknown' after this long.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Stop with 'unknown' after this many nodes.")
+@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=1024, show_default=True,
+              help="Transposition table cap in MiB; a full table stops with 'unknown'.")
+@click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,
+          played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
+          show_moves: bool, as_json: bool) -> int:
+    """Decide a deal: solved (exit 0), unsolvable (1), unknown (3); bad input exits 2."""
+    from .solver import Verdict, solve as _solve
+
+    d = _load_deal(seed, deal_file, rules_name, rules_file)
+    start: Any = d
+    played: list[str] = []
+    stalled = False
+    if played_file is not None:
+        played = _read_moves(played_file)
+        res = replay(d, played, strict=False)
+        if not res.legal:
+            raise UserError(f"--moves-played: {res.error}")
+        start = res.position
+        stalled = res.position.is_stalled()
+    progress = None
+    if not as_json and sys.stderr.isatty():
+        def progress(nodes: int, elapsed: float) -> None:
+            click.echo(f"\rsearching: {nodes / 1e6:7.1f} M nodes, {elapsed:6.1f} s", err=True, nl=False)
+    if stalled:
+        from .solver import SolveResult
+
+        result = SolveResult(Verdict.UNSOLVABLE, (), 0, 0.0, 0, start.score, 0, d.rules.name, d.seed,
+                             stalled_start=True)
+    else:
+        result = _solve(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
+                        progress=progress)
+        if progress is not None:
+            click.echo("\r" + " " * 48 + "\r", err=True, nl=False)
+    full = 4 * d.rules.ranks
+    if as_json:
+        out = result.to_dict()
+        out["seed"] = d.seed
+        if played_file is not None:
+            out["moves_played"] = len(played)
+            out["stalled"] = stalled
+        click.echo(json.dumps(out))
+    else:
+        where = f"seed {d.seed}" if d.seed is not None else (deal_file or "deal")
+        if played:
+            where += f" after {len(played)} moves"
+        v = result.verdict.value
+        if stalled:
+            click.echo(f"{where} · {d.rules.name}: unsolvable — the position is stalled "
+                       f"(no progress move can ever be reached); score {result.best_score}/{full}")
+        else:
+            line = f"{where} · {d.rules.name}: {v} in {result.seconds:.3f} s, {result.nodes:,} nodes"
+            if v == "solved":
+                line += f"; winning line of {len(result.moves)} moves"
+            elif v == "unknown":
+                line += f"; stopped by the {result.limit} limit"
+            click.echo(line)
+            click.echo(f"best score: {result.best_score}/{full}")
+        if show_moves and result.moves:
+            click.echo(" ".join(result.moves))
+    return EXIT_CODES[result.verdict.value]
+
+
 @cli.command()
 def rules() -> None:
     """List the rules presets."""

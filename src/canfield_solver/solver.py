@@ -151,7 +151,7 @@ class _Problem:
         self.talon = np.array(talon_list + [0], np.int64)
         self.params = _params(r, pos.base_rank, len(talon_list))
         self.guests, self.hosts = _relations(r, pos.base_rank)
-        self.cols = np.zeros((MAX_LEVELS, K.MAXCOLS, K.COLCAP), np.int64)
+        self.cols = np.zeros((MAX_LEVELS, K.MAXCOLS, K.COLCAP), np.int8)
         self.sc = np.zeros((MAX_LEVELS, K.NSC), np.int64)
         self.mask = np.zeros(MAX_LEVELS, np.uint64)
         self.sc[0, K.SC_RES] = len(pos.reserve)

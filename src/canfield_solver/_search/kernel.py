@@ -77,6 +77,20 @@ def _mv(kind, src, dst, count, redeal):
 
 
 @njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True, inline="always")
+def _below(wb):
+    """Mask of talon indices below ``wb``."""
+    return (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
+
+
+@njit(cache=True, inline="always")
 def _rel(card, base, ranks):
     return ((card % 13) - base + ranks) % ranks
 
@@ -159,73 +173,84 @@ def _is_safe(card, sc, d, params, guests):
 
 
 @njit(cache=True)
-def _is_stuck(cols, sc, d, params, hosts):
-    """SOLVER-NOTES §2: a set of tableau cards none of which can ever move is a lost position."""
+def _stuck_closure(cols, sc, d, params, hosts, scratch):
+    """Shrink S to the cards that can never move; return how many remain (SOLVER-NOTES §2).
+
+    S starts as every tableau card. A card Y stays in S only if (a) some
+    lower card of its suit that is not home is in S or lies under a card of
+    S in its column, and (b) every host of Y is home or lies under a card of S.
+    """
     ncols = params[P_NCOLS]
     ranks = params[P_RANKS]
     base = params[P_BASE]
-    in_s = np.zeros(52, np.bool_)
-    under = np.zeros(52, np.bool_)
-    minrel = np.empty(4, np.int64)
+    in_s = scratch[0:52]
+    under = scratch[64:116]
+    minrel = scratch[128:132]
+    in_s[:] = 0
     count = 0
     for c in range(ncols):
         for i in range(sc[d, SC_LEN + c]):
-            in_s[cols[d, c, i]] = True
+            in_s[cols[d, c, i]] = 1
             count += 1
     while count > 0:
-        under[:] = False
+        under[:] = 0
         minrel[:] = 99
         for c in range(ncols):
             covered = False
             for i in range(sc[d, SC_LEN + c] - 1, -1, -1):
                 card = cols[d, c, i]
                 if covered:
-                    under[card] = True
-                if in_s[card]:
+                    under[card] = 1
+                if in_s[card] == 1:
                     covered = True
-                if in_s[card] or under[card]:
+                if in_s[card] == 1 or under[card] == 1:
                     rl = _rel(card, base, ranks)
-                    s = card // 13
-                    if rl < minrel[s]:
-                        minrel[s] = rl
+                    if rl < minrel[card // 13]:
+                        minrel[card // 13] = rl
         changed = False
-        for c in range(ncols):
-            for i in range(sc[d, SC_LEN + c]):
-                card = cols[d, c, i]
-                if not in_s[card]:
-                    continue
-                ok = minrel[card // 13] < _rel(card, base, ranks)
-                if ok:
-                    for k in range(4):
-                        h = hosts[card, k]
-                        if h >= 0 and not (_home(h, sc, d, params) or under[h]):
-                            ok = False
-                            break
-                if not ok:
-                    in_s[card] = False
-                    count -= 1
-                    changed = True
+        for card in range(52):
+            if in_s[card] == 0:
+                continue
+            ok = minrel[card // 13] < _rel(card, base, ranks)
+            if ok:
+                for k in range(4):
+                    h = hosts[card, k]
+                    if h >= 0 and not (_home(h, sc, d, params) or under[h] == 1):
+                        ok = False
+                        break
+            if not ok:
+                in_s[card] = 0
+                count -= 1
+                changed = True
         if not changed:
             break
-    return count > 0
+    return count
 
 
 @njit(cache=True)
-def _waste_targets(sc, mask, d, params, qidx, qrd):
+def _is_stuck(cols, sc, d, params, hosts, scratch):
+    """A non-empty set of tableau cards that can never move: the position is lost.
+
+    Needs rules where no tableau card ever enters a gap (``P_STUCK`` 1).
+    """
+    if params[P_STUCK] != 1:
+        return False
+    return _stuck_closure(cols, sc, d, params, hosts, scratch) > 0
+
+
+@njit(cache=True)
+def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1)."""
-    ntalon = params[P_NTALON]
     draw = params[P_DRAW]
     wb = sc[d, SC_WB]
     m = mask[d]
-    pres = np.empty(64, np.int64)
     n = 0
-    p = 0
-    for i in range(ntalon):
-        if (m >> np.uint64(i)) & np.uint64(1):
-            pres[n] = i
-            if i < wb:
-                p += 1
-            n += 1
+    p = int(_popcount(m & _below(wb)))
+    while m != np.uint64(0):
+        low = m & (~m + np.uint64(1))
+        pres[n] = int(_popcount(low - np.uint64(1)))
+        n += 1
+        m ^= low
     k = 0
     if n == 0:
         return 0
@@ -257,7 +282,7 @@ def _waste_targets(sc, mask, d, params, qidx, qrd):
 
 
 @njit(cache=True)
-def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe):
+def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scratch):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many."""
     ncols = params[P_NCOLS]
     res = sc[d, SC_RES]
@@ -278,9 +303,9 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe):
                 if _fits_f(card, sc, d, params) and _is_safe(card, sc, d, params, guests):
                     out[0] = _mv(K_TF, c, 0, 1, 0)
                     return 1
-    qidx = np.empty(64, np.int64)
-    qrd = np.empty(64, np.int64)
-    nq = _waste_targets(sc, mask, d, params, qidx, qrd)
+    qidx = scratch[256:320]
+    qrd = scratch[320:384]
+    nq = _waste_targets(sc, mask, d, params, qidx, qrd, scratch[384:448])
     n = 0
     # 1. Foundation moves.
     if res > 0 and _fits_f(reserve[res - 1], sc, d, params):
@@ -430,19 +455,13 @@ def _put(words, pos, v, k):
 
 
 @njit(cache=True)
-def _key(cols, sc, mask, d, params, words):
+def _key(cols, sc, mask, d, params, words, scratch):
     """The packed key of level ``d`` into ``words`` (layout.py)."""
-    ntalon = params[P_NTALON]
     draw = params[P_DRAW]
     m = mask[d]
     wb = sc[d, SC_WB]
-    n = 0
-    p = 0
-    for i in range(ntalon):
-        if (m >> np.uint64(i)) & np.uint64(1):
-            n += 1
-            if i < wb:
-                p += 1
+    n = int(_popcount(m))
+    p = int(_popcount(m & _below(wb)))
     unlimited = params[P_REDEALS] < 0
     if unlimited and (p % draw == 0 or p == n):
         p = 0
@@ -457,8 +476,8 @@ def _key(cols, sc, mask, d, params, words):
     ncols = params[P_NCOLS]
     build = params[P_BUILD]
     sb = 1 if build == 0 else (0 if build == 1 else 2)
-    order = np.empty(MAXCOLS, np.int64)
-    codes = np.empty(MAXCOLS, np.int64)
+    order = scratch[448:454]
+    codes = scratch[456:462]
     for c in range(ncols):
         order[c] = c
         codes[c] = cols[d, c, 0] + 1 if sc[d, SC_LEN + c] > 0 else 0
@@ -543,22 +562,23 @@ def _search(params, reserve, talon, guests, hosts, cols, sc, mask, moves, nmoves
     """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays."""
     maxd = sc.shape[0] - 1
     won = 4 * params[P_RANKS]
-    use_stuck = params[P_STUCK] == 1
+    use_stuck = True
     words = np.empty(4, np.uint64)
+    scratch = np.zeros(512, np.int64)
     if stats[ST_STARTED] == 0:
         stats[ST_STARTED] = 1
         stats[ST_DEPTH] = 0
-        _key(cols, sc, mask, 0, params, words)
+        _key(cols, sc, mask, 0, params, words, scratch)
         stats[ST_TTCOUNT] += _tt_insert(tt, words)
         stats[ST_BEST] = _score(sc, 0)
         if _score(sc, 0) == won:
             stats[ST_SOLVED_DEPTH] = 0
             return SOLVED
-        if use_stuck and _is_stuck(cols, sc, 0, params, hosts):
+        if use_stuck and _is_stuck(cols, sc, 0, params, hosts, scratch):
             stats[ST_STUCK] += 1
             nmoves[0] = 0
         else:
-            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, guests, moves[0], True)
+            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, guests, moves[0], True, scratch)
         midx[0] = 0
     d = stats[ST_DEPTH]
     while budget > 0:
@@ -588,19 +608,19 @@ def _search(params, reserve, talon, guests, hosts, cols, sc, mask, moves, nmoves
             stats[ST_BEST] = s
             stats[ST_DEPTH] = d
             return SOLVED
-        _key(cols, sc, mask, d + 1, params, words)
+        _key(cols, sc, mask, d + 1, params, words, scratch)
         if _tt_insert(tt, words) == 0:
             continue
         stats[ST_TTCOUNT] += 1
         if s > stats[ST_BEST]:
             stats[ST_BEST] = s
-        if use_stuck and _is_stuck(cols, sc, d + 1, params, hosts):
+        if use_stuck and _is_stuck(cols, sc, d + 1, params, hosts, scratch):
             stats[ST_STUCK] += 1
             continue
         d += 1
         if d > stats[ST_MAXDEPTH]:
             stats[ST_MAXDEPTH] = d
-        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, guests, moves[d], True)
+        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, guests, moves[d], True, scratch)
         midx[d] = 0
     stats[ST_DEPTH] = d
     return RUNNING
@@ -609,9 +629,9 @@ def _search(params, reserve, talon, guests, hosts, cols, sc, mask, moves, nmoves
 @njit(cache=True)
 def _gen_all(params, reserve, talon, guests, cols, sc, mask, out):
     """Every move of level 0 without safe-move pruning (for the tests)."""
-    return _gen(cols, sc, mask, 0, params, reserve, talon, guests, out, False)
+    return _gen(cols, sc, mask, 0, params, reserve, talon, guests, out, False, np.zeros(512, np.int64))
 
 
 @njit(cache=True)
 def _stuck_root(params, cols, sc, hosts):
-    return _is_stuck(cols, sc, 0, params, hosts)
+    return _is_stuck(cols, sc, 0, params, hosts, scratch)

@@ -1,0 +1,82 @@
+"""Solve seeds under one or more presets on worker processes and print timing statistics.
+
+    python benchmarks/bench_solve.py                      # seeds 0-199, canfield and canfield-whole-pile, 30 s
+    python benchmarks/bench_solve.py --seeds 0:50 --max-seconds 5 --rules canfield --jobs 2 --out results.json
+
+Prints, per preset: counts per verdict, median / p90 / max seconds, mean
+nodes per second, total wall time and the peak RSS of the workers. With
+``--out`` it also writes every per-seed result as JSON. The compile cache is
+warmed in each worker before timing starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import resource
+import statistics
+import sys
+import time
+
+
+def _init() -> None:
+    from canfield_solver.solver import solve
+
+    solve(2)  # compile / load the cached kernel before timing
+
+
+def _work(args: tuple[int, str, float]) -> dict:
+    from canfield_solver.solver import solve
+
+    seed, rules, max_seconds = args
+    r = solve(seed, rules, max_seconds=max_seconds)
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"seed": seed, "rules": rules, "verdict": r.verdict.value, "seconds": r.seconds, "nodes": r.nodes,
+            "positions": r.positions, "best_score": r.best_score, "moves": len(r.moves), "rss_mb": rss_mb}
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", default="0:200", help="START:STOP (default 0:200)")
+    ap.add_argument("--rules", default="canfield,canfield-whole-pile", help="comma-separated presets")
+    ap.add_argument("--max-seconds", type=float, default=30.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default=None, help="write per-seed results to this JSON file")
+    a = ap.parse_args(argv)
+    lo, hi = (int(x) for x in a.seeds.split(":"))
+    all_rows = []
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(a.jobs, initializer=_init) as pool:
+        for rules in a.rules.split(","):
+            t0 = time.perf_counter()
+            rows = pool.map(_work, [(s, rules, a.max_seconds) for s in range(lo, hi)], chunksize=1)
+            wall = time.perf_counter() - t0
+            all_rows += rows
+            secs = [r["seconds"] for r in rows]
+            counts = {v: sum(r["verdict"] == v for r in rows) for v in ("solved", "unsolvable", "unknown")}
+            nps = sum(r["nodes"] for r in rows) / max(sum(secs), 1e-9)
+            print(f"{rules}: seeds {lo}..{hi - 1}, {a.jobs} workers, {a.max_seconds:g} s limit")
+            print(f"  verdicts   solved {counts['solved']}  unsolvable {counts['unsolvable']}  "
+                  f"unknown {counts['unknown']}")
+            print(f"  seconds    median {statistics.median(secs):.3f}  p90 {_pct(secs, 0.9):.3f}  "
+                  f"max {max(secs):.3f}  sum {sum(secs):.1f}")
+            print(f"  wall       {wall:.1f} s")
+            print(f"  nodes/s    {nps / 1e6:.2f} M (mean over all search time, per worker)")
+            print(f"  peak RSS   {max(r['rss_mb'] for r in rows):.0f} MiB (largest worker)")
+            slow = sorted(rows, key=lambda r: -r["seconds"])[:5]
+            print("  slowest    " + ", ".join(f"{r['seed']}:{r['verdict']}:{r['seconds']:.1f}s" for r in slow))
+            sys.stdout.flush()
+    if a.out:
+        with open(a.out, "w") as fh:
+            json.dump(all_rows, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
