@@ -1,0 +1,153 @@
+"""solve() and `canfield solve`: verdicts, limits, replay, JSON and exit codes."""
+
+import csv
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from canfield_solver import Deal, Position, replay
+from canfield_solver.cli import cli
+from canfield_solver.solver import Verdict, solve
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "reference-verdicts.csv"
+
+
+def reference_rows():
+    if not DATA.exists():
+        pytest.skip("shared/data is not beside this checkout")
+    with open(DATA) as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_easy_deals_solve_and_replay():
+    for seed in (2, 3, 5, 8, 10, 11):
+        r = solve(seed)
+        assert r.verdict is Verdict.SOLVED, seed
+        res = replay(Deal.from_seed(seed), r.moves)
+        assert res.position.is_won() and r.best_score == 52
+
+
+def test_dead_deal_is_unsolvable_with_exact_best_score():
+    r = solve(4)
+    assert r.verdict is Verdict.UNSOLVABLE and r.moves == ()
+    # Nothing at all can move in deal 4 except the stock; the base card is the only one home.
+    assert r.best_score == 1
+
+
+def test_tiny_node_limit_gives_unknown_never_a_verdict():
+    for seed in (1, 6, 9):
+        r = solve(seed, max_nodes=50)
+        assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes" and r.nodes <= 50
+
+
+def test_time_and_memory_limits_give_unknown():
+    r = solve(6, max_seconds=0.2)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "seconds"
+    r = solve(6, max_memory_mb=1)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "memory"
+
+
+def test_reference_solved_deals_are_solved_here():
+    """Where the independent solver found a win under its narrower rules, ours must too."""
+    rows = [r for r in reference_rows() if r["whole_pile_subset_verdict"] == "solved"]
+    rows = sorted(rows, key=lambda r: int(r["whole_pile_subset_states"]))[:25]
+    for row in rows:
+        seed = int(row["seed"])
+        for rules in ("canfield", "canfield-whole-pile"):
+            r = solve(seed, rules, max_seconds=20)
+            assert r.verdict is Verdict.SOLVED, (seed, rules, r.verdict)
+
+
+def test_solve_from_mid_game_position():
+    d = Deal.from_seed(2)
+    full = solve(d).moves
+    pos = Position(d)
+    for m in full[:40]:
+        pos.play(m)
+    r = solve(pos)
+    assert r.verdict is Verdict.SOLVED
+    assert replay(pos.to_deal(), r.moves).position.is_won()
+
+
+def test_bad_arguments():
+    from canfield_solver import CanfieldError
+    with pytest.raises(CanfieldError, match="max_nodes"):
+        solve(2, max_nodes=-1)
+    with pytest.raises(CanfieldError, match="takes a Deal"):
+        solve("2")
+
+
+# CLI -------------------------------------------------------------------------
+
+def invoke(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_cli_exit_codes_and_json_schema():
+    r = invoke("solve", "--seed", "2", "--json")
+    assert r.exit_code == 0
+    out = json.loads(r.output)
+    assert {"seed", "rules", "verdict", "moves", "nodes", "seconds", "best_score"} <= set(out)
+    assert out["seed"] == 2 and out["rules"] == "canfield" and out["verdict"] == "solved"
+    assert replay(Deal.from_seed(2), out["moves"]).position.is_won()
+    assert invoke("solve", "--seed", "4").exit_code == 1
+    r = invoke("solve", "--seed", "6", "--max-nodes", "100", "--json")
+    assert r.exit_code == 3 and json.loads(r.output)["verdict"] == "unknown"
+
+
+def test_cli_text_and_moves():
+    r = invoke("solve", "--seed", "2", "--moves", "--rules", "canfield-whole-pile")
+    assert r.exit_code == 0 and "solved" in r.output
+    moves = r.output.strip().splitlines()[-1].split()
+    assert replay(Deal.from_seed(2, "canfield-whole-pile"), moves).position.is_won()
+
+
+@pytest.mark.parametrize("args,pattern", [
+    (["solve"], "exactly one of --seed"),
+    (["solve", "--seed", "1", "--deal", "x.json"], "exactly one of --seed"),
+    (["solve", "--seed", "-3"], "--seed"),
+    (["solve", "--seed", "1", "--max-nodes", "0"], "--max-nodes"),
+    (["solve", "--seed", "1", "--rules", "spider"], "unknown rules 'spider'"),
+    (["solve", "--deal", "/nonexistent.json"], "cannot read deal file"),
+])
+def test_cli_bad_input_exit_2(args, pattern):
+    r = invoke(*args)
+    assert r.exit_code == 2
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and pattern in lines[0] and "Traceback" not in r.output
+
+
+def test_cli_moves_played(tmp_path):
+    moves = solve(2).moves
+    f = tmp_path / "played.txt"
+    f.write_text("\n".join(moves[:30]))
+    r = invoke("solve", "--seed", "2", "--moves-played", str(f), "--json")
+    out = json.loads(r.output)
+    assert r.exit_code == 0 and out["verdict"] == "solved" and out["moves_played"] == 30 and not out["stalled"]
+    f.write_text("draw\nT1>T4\n")
+    r = invoke("solve", "--seed", "0", "--moves-played", str(f))
+    assert r.exit_code == 2 and "move 2" in r.output
+
+
+def test_cli_moves_played_stalled(tmp_path):
+    import random
+    rng = random.Random(3)
+    pos, played = Position(Deal.from_seed(0)), []
+    while not pos.is_stalled():
+        m = rng.choice(pos.legal_moves())
+        pos.play(m)
+        played.append(m)
+    f = tmp_path / "played.txt"
+    f.write_text("\n".join(played))
+    r = invoke("solve", "--seed", "0", "--moves-played", str(f))
+    assert r.exit_code == 1 and "stalled" in r.output
+    assert solve(pos).verdict is Verdict.UNSOLVABLE  # the solver agrees
+
+
+def test_readme_first_command_runs():
+    # The README's first command: `canfield solve --seed 1 --moves` (bounded here).
+    r = invoke("solve", "--seed", "1", "--moves", "--max-seconds", "2")
+    assert r.exit_code in (0, 1, 3) and "seed 1 · canfield" in r.output
