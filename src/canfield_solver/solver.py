@@ -17,13 +17,13 @@ from .errors import CanfieldError
 from .game import Position, replay
 from .rules import Rules, get_rules
 from ._search import kernel as K
+from ._search import layout as L
 
 __all__ = ["Verdict", "SolveResult", "SolverBugError", "solve"]
 
 MAX_LEVELS = 1500
 MAX_MOVES = 512
 CHUNK_NODES = 1 << 17
-KEY_BYTES = 32
 INITIAL_TABLE = 1 << 16
 LOAD = 0.7
 
@@ -124,6 +124,13 @@ def _params(r: Rules, base_rank: int, ntalon: int) -> np.ndarray:
     # foundation or a host on a non-empty column, never for a gap.
     p[K.P_STUCK] = 1 if r.gap_fill == "waste" else 0
     return p
+
+
+def _key_words(r: Rules) -> int:
+    """Table row width: 3 words when the column stream (layout.py) always fits in 128 bits."""
+    suit_bits = {"alternate": 1, "suit": 0, "any": 2}[r.build]
+    stream = r.columns * (L.COL_CARD_BITS + L.COL_LEN_BITS) + suit_bits * (r.deck_size - 1)
+    return 3 if stream <= 128 else 4
 
 
 def _relations(r: Rules, base_rank: int) -> tuple[np.ndarray, np.ndarray]:
@@ -250,9 +257,10 @@ def solve(
     r = start.rules
     t0 = time.perf_counter()
     prob = _Problem(start)
-    cap_entries = 1 << max(10, (max_memory_mb * (1 << 20) // KEY_BYTES).bit_length() - 1)
+    kw = _key_words(r)
+    cap_entries = 1 << max(10, (max_memory_mb * (1 << 20) // (8 * kw)).bit_length() - 1)
     size = min(INITIAL_TABLE, cap_entries)
-    tt = np.zeros((size, 4), np.uint64)
+    tt = np.zeros((size, kw), np.uint64)
     limit: str | None = None
     status = K.RUNNING
     st = prob.stats
@@ -271,7 +279,7 @@ def solve(
                     limit = "memory"
                     break
                 new_size = min(size * 4, cap_entries)
-                new = np.zeros((new_size, 4), np.uint64)
+                new = np.zeros((new_size, kw), np.uint64)
                 K._tt_rehash(tt, new)
                 tt, size = new, new_size
                 continue

@@ -525,28 +525,37 @@ def _hash(words):
 
 @njit(cache=True)
 def _tt_insert(tt, words):
-    """Insert a key; 1 if it was new, 0 if it was already there."""
+    """Insert a key; 1 if it was new, 0 if it was already there.
+
+    A row holds the first ``tt.shape[1]`` words of the key (3 when the
+    column stream fits in 128 bits, so word 3 is always zero; else 4).
+    """
     cap_mask = np.uint64(tt.shape[0] - 1)
+    kw = tt.shape[1]
     i = _hash(words) & cap_mask
     while True:
         k0 = tt[i, 0]
         if k0 == np.uint64(0):
-            tt[i, 0] = words[0]
-            tt[i, 1] = words[1]
-            tt[i, 2] = words[2]
-            tt[i, 3] = words[3]
+            for j in range(kw):
+                tt[i, j] = words[j]
             return 1
-        if k0 == words[0] and tt[i, 1] == words[1] and tt[i, 2] == words[2] and tt[i, 3] == words[3]:
-            return 0
+        if k0 == words[0]:
+            same = True
+            for j in range(1, kw):
+                if tt[i, j] != words[j]:
+                    same = False
+                    break
+            if same:
+                return 0
         i = (i + np.uint64(1)) & cap_mask
 
 
 @njit(cache=True)
 def _tt_rehash(old, new):
-    words = np.empty(4, np.uint64)
+    words = np.zeros(4, np.uint64)
     for i in range(old.shape[0]):
         if old[i, 0] != np.uint64(0):
-            for j in range(4):
+            for j in range(old.shape[1]):
                 words[j] = old[i, j]
             _tt_insert(new, words)
 

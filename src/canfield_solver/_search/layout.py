@@ -1,6 +1,7 @@
 """The packed position key: bit layout defined once, plus plain-Python pack/unpack.
 
-A key is four uint64 words and names a position exactly (foundations follow
+A key is four uint64 words and names a position exactly (the table keeps
+only three when the column stream fits in 128 bits: word 3 is then zero) (foundations follow
 from the other piles, so they take no bits):
 
 word 0
