@@ -29,3 +29,14 @@ def make(**kw) -> Position:
 def run(spec: str) -> list[str]:
     """'6C 7C 8C' -> ['6C', '7C', '8C']."""
     return spec.split()
+
+
+def random_position(seed, preset, rng, steps):
+    """The position after up to ``steps`` random legal moves from deal ``seed``."""
+    pos = Position(Deal.from_seed(seed, preset))
+    for _ in range(steps):
+        ms = pos.legal_moves()
+        if not ms:
+            break
+        pos.play(rng.choice(ms))
+    return pos

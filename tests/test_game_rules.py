@@ -335,3 +335,29 @@ def test_replay_reports_first_illegal_move_by_index():
     with pytest.raises(IllegalMoveError) as e:
         replay(d, ["draw", "W>T4", "T1>T4"])
     assert e.value.index == 2 and e.value.move == "T1>T4"
+
+
+# Compatibility rules of the published solver (issue 6 parameters) ----------
+
+def test_relative_wrap_base_minus_one_never_goes_on_a_base_card():
+    # Base 6: a 5 is the last rank, so it may not sit on a 6; K on A is fine.
+    strict = make(tableau=[["6C"], ["5H"], ["AC"], ["KH"]], foundations=[["6D"]])
+    assert "T2>T1" in strict.legal_moves()        # full wrap: 5H on 6C, as ranks
+    rel = make(rules="solvitaire-canfield-strict", tableau=[["6C"], ["5H"], ["AC"], ["KH"]], foundations=[["6D"]])
+    assert "T2>T1" not in rel.legal_moves()
+    assert "T4>T3" in rel.legal_moves()            # K on A: the base is not A
+    with pytest.raises(IllegalMoveError, match="5H does not fit on 6C"):
+        rel.play("T2>T1")
+
+
+def test_no_column_moves_while_a_gap_is_open():
+    cols = [["9C"], ["8H"], [], ["TD"]]
+    free = make(rules="canfield-whole-pile", tableau=cols, waste=["KS"], foundations=[["2D"]])
+    assert "T2>T1" in free.legal_moves()
+    locked = make(rules="solvitaire-canfield-strict", tableau=cols, waste=["KS"], foundations=[["2D"]])
+    ms = locked.legal_moves()
+    assert "T2>T1" not in ms and "T1>T4" not in ms and "W>T3" in ms
+    with pytest.raises(IllegalMoveError, match="while a gap is open"):
+        locked.play("T2>T1")
+    locked.play("W>T3")                             # the gap is filled: columns move again
+    assert "T2>T1" in locked.legal_moves()

@@ -8,6 +8,7 @@ from canfield_solver import Deal, Position, card_name, preset_names
 from canfield_solver._search import kernel as K
 from canfield_solver._search import layout as L
 from canfield_solver.solver import _Problem
+from helpers import random_position
 
 
 def kernel_moves(pos):
@@ -52,16 +53,6 @@ def reference_moves(pos):
                     seen.add(q.key())
                     frontier.append(q)
     return want
-
-
-def random_position(seed, preset, rng, steps):
-    pos = Position(Deal.from_seed(seed, preset))
-    for _ in range(steps):
-        ms = pos.legal_moves()
-        if not ms:
-            break
-        pos.play(rng.choice(ms))
-    return pos
 
 
 @settings(max_examples=150, deadline=None)

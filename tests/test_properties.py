@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, preset_names
-from canfield_solver.game import Position as P
+from helpers import random_position
 
 
 def all_cards(p):
@@ -56,12 +56,7 @@ def brute_force_stalled(p):
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 250))
 def test_is_stalled_matches_brute_force(seed, preset, rng, steps):
-    p = Position(Deal.from_seed(seed, preset))
-    for _ in range(steps):
-        moves = p.legal_moves()
-        if not moves:
-            break
-        p.play(rng.choice(moves))
+    p = random_position(seed, preset, rng, steps)
     if p.is_won():
         assert not p.is_stalled()
     else:

@@ -134,6 +134,10 @@ class Position:
             if not col and self.reserve:
                 col.append(self.reserve.pop())
 
+    def _gap_locks_columns(self) -> bool:
+        """Rules without moves_while_gap_open: an open gap stops column-to-column moves."""
+        return not self.rules.moves_while_gap_open and self._gaps_open() and not all(self.tableau)
+
     def _run_counts(self, i: int) -> list[int | None]:
         """The tableau moves column ``i`` allows by the rules, as counts (None = whole column)."""
         n = len(self.tableau[i])
@@ -174,12 +178,15 @@ class Position:
                 elif self._gaps_open() and (src == "W" or not rules.gap_autofill):
                     yield Move(src, 0, "T", j + 1)
         # Tableau.
+        locked = self._gap_locks_columns()
         for i in range(ncol):
             col = tab[i]
             if not col:
                 continue
             if self.fits_foundation(col[-1]):
                 yield Move("T", i + 1, "F")
+            if locked:
+                continue
             for count in self._run_counts(i):
                 k = len(col) if count is None else count
                 moving = col[-k]
@@ -247,6 +254,8 @@ class Position:
             return f"{card_name(card)} cannot go to its foundation: the {_SUITS[s]} foundation needs {_RANKS[need]}{_SUITS[s]}"
         dest = tab[m.dst_col - 1]
         if m.src == "T":
+            if self._gap_locks_columns():
+                return f"no column-to-column move while a gap is open under rules {rules.name!r}: fill it first"
             col = tab[m.src_col - 1]
             k = len(col) if m.count is None else m.count
             whole = k == len(col)

@@ -66,6 +66,9 @@ class Rules:
         Cards turned per draw.
     redeals
         Redeals allowed; ``None`` for unlimited.
+    moves_while_gap_open
+        ``False``: while a column is empty (after the reserve ran out), no
+        card moves from column to column until the gap is filled.
     """
 
     name: str = "canfield"
@@ -80,6 +83,7 @@ class Rules:
     gap_autofill: bool = True
     draw: int = 3
     redeals: int | None = None
+    moves_while_gap_open: bool = True
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -114,6 +118,8 @@ class Rules:
             raise bad("draw", "an integer 1..5")
         if self.redeals is not None and not (is_int(self.redeals) and 0 <= self.redeals <= MAX_REDEALS):
             raise bad("redeals", f"null (unlimited) or an integer 0..{MAX_REDEALS}")
+        if not isinstance(self.moves_while_gap_open, bool):
+            raise bad("moves_while_gap_open", "true or false")
         if not 0 <= self.stock_size <= MAX_STOCK:
             raise RulesError(
                 f"rules leave {self.stock_size} cards for the stock; allowed: 0..{MAX_STOCK}"
@@ -181,6 +187,14 @@ PRESETS: dict[str, Rules] = {
             name="canfield-whole-pile",
             column_moves="whole",
             description="Hoyle: only whole columns move between columns; a lone top card moves only to a foundation",
+        ),
+        Rules(
+            name="solvitaire-canfield-strict",
+            column_moves="whole",
+            tableau_wrap="relative-to-base",
+            moves_while_gap_open=False,
+            description="the published solver's canfield-strict: whole columns only, ranks wrap relative to "
+                        "the base, no column moves while a gap is open",
         ),
         Rules(
             name="storehouse-aces",

@@ -123,6 +123,7 @@ def _params(r: Rules, base_rank: int, ntalon: int) -> np.ndarray:
     # The stuck-card test needs: a tableau card leaves its place only for a
     # foundation or a host on a non-empty column, never for a gap.
     p[K.P_STUCK] = 1 if r.gap_fill == "waste" else 0
+    p[K.P_GAPLOCK] = 0 if r.moves_while_gap_open else 1
     return p
 
 

@@ -32,7 +32,8 @@ P_REDEALS = 9     # -1 unlimited
 P_NTALON = 10
 P_SAFE = 11       # safe foundation moves: 0 off, 1 alt/full-wrap table, 2 alt standard, 3 guests home
 P_STUCK = 12      # 1: apply the stuck-card test
-NPARAMS = 13
+P_GAPLOCK = 13    # 1: no column-to-column move while a gap is open
+NPARAMS = 14
 
 # Per-level scalars (one int64 row per stack level) ---------------------------
 SC_RES = 0        # reserve cards left (the top is reserve[SC_RES - 1])
@@ -186,12 +187,15 @@ def _stuck_closure(cols, sc, d, params, hosts, scratch):
     in_s = scratch[0:52]
     under = scratch[64:116]
     minrel = scratch[128:132]
-    in_s[:] = 0
+    cards = scratch[192:256]
     count = 0
     for c in range(ncols):
         for i in range(sc[d, SC_LEN + c]):
-            in_s[cols[d, c, i]] = 1
+            card = cols[d, c, i]
+            in_s[card] = 1
+            cards[count] = card
             count += 1
+    ntab = count
     while count > 0:
         under[:] = 0
         minrel[:] = 99
@@ -208,7 +212,8 @@ def _stuck_closure(cols, sc, d, params, hosts, scratch):
                     if rl < minrel[card // 13]:
                         minrel[card // 13] = rl
         changed = False
-        for card in range(52):
+        for j in range(ntab):
+            card = cards[j]
             if in_s[card] == 0:
                 continue
             ok = minrel[card // 13] < _rel(card, base, ranks)
@@ -224,7 +229,10 @@ def _stuck_closure(cols, sc, d, params, hosts, scratch):
                 changed = True
         if not changed:
             break
-    return count
+    result = count
+    for j in range(ntab):  # leave in_s clean for the next call
+        in_s[cards[j]] = 0
+    return result
 
 
 @njit(cache=True)
@@ -296,9 +304,12 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
             if _fits_f(card, sc, d, params) and _is_safe(card, sc, d, params, guests):
                 out[0] = _mv(K_RF, 0, 0, 1, 0)
                 return 1
+        # Emptying a column opens a gap, which under the gap lock forbids
+        # column moves: then the move is not free of cost, so not forced.
+        lock_cost = params[P_GAPLOCK] == 1 and gaps_open
         for c in range(ncols):
             ln = sc[d, SC_LEN + c]
-            if ln > 0:
+            if ln > 1 or (ln == 1 and not lock_cost):
                 card = cols[d, c, ln - 1]
                 if _fits_f(card, sc, d, params) and _is_safe(card, sc, d, params, guests):
                     out[0] = _mv(K_TF, c, 0, 1, 0)
@@ -332,8 +343,13 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
             elif not autofill:
                 out[n] = _mv(K_RT, 0, c, 1, 0)
                 n += 1
+    locked = False
+    if params[P_GAPLOCK] == 1 and gaps_open:
+        for c in range(ncols):
+            if sc[d, SC_LEN + c] == 0:
+                locked = True
     # 3. Whole columns onto non-empty columns (they open a gap).
-    for c in range(ncols):
+    for c in range(ncols if not locked else 0):
         ln = sc[d, SC_LEN + c]
         if ln == 0:
             continue
@@ -356,7 +372,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
                 out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
                 n += 1
     # 5. Part of a column: the top card, or a run.
-    for c in range(ncols):
+    for c in range(ncols if not locked else 0):
         ln = sc[d, SC_LEN + c]
         if ln < 2:  # a lone card moving is a whole column (step 3)
             continue
