@@ -134,17 +134,19 @@ def _key_words(r: Rules) -> int:
     return 3 if stream <= 128 else 4
 
 
-def _relations(r: Rules, base_rank: int) -> tuple[np.ndarray, np.ndarray]:
-    """guests[c]: cards that may be built on c; hosts[c]: cards c may be built on (-1 padded)."""
-    guests = np.full((52, 4), -1, np.int64)
-    hosts = np.full((52, 4), -1, np.int64)
+def _lookup_table(r: Rules, base_rank: int) -> np.ndarray:
+    """The kernel's card table (kernel.LUT_*): fits, rank from the base, guests and hosts."""
+    lut = np.full((52, K.LUT_WIDTH), -1, np.int64)
+    lut[:, :52] = 0
     deck = r.deck
     for c in deck:
-        g = [x for x in deck if _fits_tableau(r, base_rank, x, c)]
-        h = [x for x in deck if _fits_tableau(r, base_rank, c, x)]
-        guests[c, : len(g)] = g
-        hosts[c, : len(h)] = h
-    return guests, hosts
+        lut[c, K.LUT_REL] = (c % 13 - base_rank) % r.ranks
+        guests = [x for x in deck if _fits_tableau(r, base_rank, x, c)]
+        hosts = [x for x in deck if _fits_tableau(r, base_rank, c, x)]
+        lut[c, hosts] = 1
+        lut[c, K.LUT_GUESTS:K.LUT_GUESTS + len(guests)] = guests
+        lut[c, K.LUT_HOSTS:K.LUT_HOSTS + len(hosts)] = hosts
+    return lut
 
 
 class _Problem:
@@ -158,7 +160,7 @@ class _Problem:
         self.talon_list = talon_list
         self.talon = np.array(talon_list + [0], np.int64)
         self.params = _params(r, pos.base_rank, len(talon_list))
-        self.guests, self.hosts = _relations(r, pos.base_rank)
+        self.lut = _lookup_table(r, pos.base_rank)
         self.cols = np.zeros((MAX_LEVELS, K.MAXCOLS, K.COLCAP), np.int8)
         self.sc = np.zeros((MAX_LEVELS, K.NSC), np.int64)
         self.mask = np.zeros(MAX_LEVELS, np.uint64)
@@ -273,7 +275,7 @@ def solve(
                 if budget <= 0:
                     limit = "nodes"
                     break
-            status = K._search(prob.params, prob.reserve, prob.talon, prob.guests, prob.hosts, prob.cols, prob.sc,
+            status = K._search(prob.params, prob.reserve, prob.talon, prob.lut, prob.cols, prob.sc,
                                prob.mask, prob.moves, prob.nmoves, prob.midx, tt, st, budget, int(size * LOAD))
             if status == K.GROW:
                 if size * 2 > cap_entries:

@@ -35,6 +35,15 @@ P_STUCK = 12      # 1: apply the stuck-card test
 P_GAPLOCK = 13    # 1: no column-to-column move while a gap is open
 NPARAMS = 14
 
+# Card lookup table (int64[52, 64]), built once per search in Python:
+# lut[c, h] for h < 52 is 1 when card c may be built on card h; then the
+# card's rank counted from the base, and the -1 padded lists of the cards
+# that may be built on it (guests) and that it may be built on (hosts).
+LUT_REL = 52
+LUT_GUESTS = 53
+LUT_HOSTS = 57
+LUT_WIDTH = 64
+
 # Per-level scalars (one int64 row per stack level) ---------------------------
 SC_RES = 0        # reserve cards left (the top is reserve[SC_RES - 1])
 SC_WB = 1         # waste boundary: the waste is the present talon cards with index < SC_WB
@@ -92,66 +101,35 @@ def _below(wb):
 
 
 @njit(cache=True, inline="always")
-def _rel(card, base, ranks):
-    return ((card % 13) - base + ranks) % ranks
+def _fits_on(card, host, lut):
+    """Whether ``card`` may be built on ``host`` in a column (a table lookup)."""
+    return lut[card, host] == 1
 
 
 @njit(cache=True, inline="always")
-def _is_red(card):
-    s = card // 13
-    return s == 1 or s == 2
+def _fits_f(card, sc, d, params, lut):
+    f = sc[d, SC_F + card // 13]
+    return f < params[P_RANKS] and lut[card, LUT_REL] == f
+
+
+@njit(cache=True, inline="always")
+def _home(card, sc, d, lut):
+    return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
 
 
 @njit(cache=True)
-def _fits_on(card, host, params):
-    """Whether ``card`` may be built on ``host`` in a column."""
-    ranks = params[P_RANKS]
-    wrap = params[P_WRAP]
-    r = card % 13
-    h = host % 13
-    if wrap == 0:
-        if (r + 1) % ranks != h:
-            return False
-    elif wrap == 2:
-        if r + 1 != h:
-            return False
-    else:
-        base = params[P_BASE]
-        if _rel(card, base, ranks) + 1 != _rel(host, base, ranks):
-            return False
-    build = params[P_BUILD]
-    if build == 0:
-        return _is_red(card) != _is_red(host)
-    if build == 1:
-        return card // 13 == host // 13
-    return True
-
-
-@njit(cache=True, inline="always")
-def _fits_f(card, sc, d, params):
-    s = card // 13
-    f = sc[d, SC_F + s]
-    return f < params[P_RANKS] and _rel(card, params[P_BASE], params[P_RANKS]) == f
-
-
-@njit(cache=True, inline="always")
-def _home(card, sc, d, params):
-    return _rel(card, params[P_BASE], params[P_RANKS]) < sc[d, SC_F + card // 13]
-
-
-@njit(cache=True)
-def _is_safe(card, sc, d, params, guests):
+def _is_safe(card, sc, d, params, lut):
     """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1)."""
     mode = params[P_SAFE]
     if mode == 0:
         return False
     if mode == 3:
         for k in range(4):
-            g = guests[card, k]
-            if g >= 0 and not _home(g, sc, d, params):
+            g = lut[card, LUT_GUESTS + k]
+            if g >= 0 and not _home(g, sc, d, lut):
                 return False
         return True
-    r = _rel(card, params[P_BASE], params[P_RANKS]) + 1
+    r = lut[card, LUT_REL] + 1
     s = card // 13
     if s == 0 or s == 3:  # black: opposite are D, H; same colour partner
         opp = min(sc[d, SC_F + 1], sc[d, SC_F + 2])
@@ -174,7 +152,7 @@ def _is_safe(card, sc, d, params, guests):
 
 
 @njit(cache=True)
-def _stuck_closure(cols, sc, d, params, hosts, scratch):
+def _stuck_closure(cols, sc, d, params, lut, scratch):
     """Shrink S to the cards that can never move; return how many remain (SOLVER-NOTES §2).
 
     S starts as every tableau card. A card Y stays in S only if (a) some
@@ -182,68 +160,72 @@ def _stuck_closure(cols, sc, d, params, hosts, scratch):
     S in its column, and (b) every host of Y is home or lies under a card of S.
     """
     ncols = params[P_NCOLS]
-    ranks = params[P_RANKS]
-    base = params[P_BASE]
     in_s = scratch[0:52]
     under = scratch[64:116]
     minrel = scratch[128:132]
-    cards = scratch[192:256]
     count = 0
     for c in range(ncols):
-        for i in range(sc[d, SC_LEN + c]):
+        ln = sc[d, SC_LEN + c]
+        for i in range(ln):
             card = cols[d, c, i]
             in_s[card] = 1
-            cards[count] = card
+            under[card] = 1 if i < ln - 1 else 0
             count += 1
     ntab = count
+    # S only shrinks, so "under" only shrinks and minrel only grows: values a
+    # pass has not refreshed yet are optimistic and can only delay a drop.
+    # Columns are walked top down, refreshing "under" as cards drop, which
+    # peels a whole column in one pass; the loop ends after a pass that drops
+    # nothing, when every value it used was exact.
     while count > 0:
-        under[:] = 0
         minrel[:] = 99
+        for c in range(ncols):
+            for i in range(sc[d, SC_LEN + c]):
+                card = cols[d, c, i]
+                if in_s[card] == 1 or under[card] == 1:
+                    rl = lut[card, LUT_REL]
+                    if rl < minrel[card // 13]:
+                        minrel[card // 13] = rl
+        changed = False
         for c in range(ncols):
             covered = False
             for i in range(sc[d, SC_LEN + c] - 1, -1, -1):
                 card = cols[d, c, i]
-                if covered:
-                    under[card] = 1
-                if in_s[card] == 1:
+                under[card] = 1 if covered else 0
+                if in_s[card] == 0:
+                    continue
+                ok = minrel[card // 13] < lut[card, LUT_REL]
+                if ok:
+                    for k in range(4):
+                        h = lut[card, LUT_HOSTS + k]
+                        if h >= 0 and not (_home(h, sc, d, lut) or under[h] == 1):
+                            ok = False
+                            break
+                if ok:
                     covered = True
-                if in_s[card] == 1 or under[card] == 1:
-                    rl = _rel(card, base, ranks)
-                    if rl < minrel[card // 13]:
-                        minrel[card // 13] = rl
-        changed = False
-        for j in range(ntab):
-            card = cards[j]
-            if in_s[card] == 0:
-                continue
-            ok = minrel[card // 13] < _rel(card, base, ranks)
-            if ok:
-                for k in range(4):
-                    h = hosts[card, k]
-                    if h >= 0 and not (_home(h, sc, d, params) or under[h] == 1):
-                        ok = False
-                        break
-            if not ok:
-                in_s[card] = 0
-                count -= 1
-                changed = True
+                else:
+                    in_s[card] = 0
+                    count -= 1
+                    changed = True
         if not changed:
             break
     result = count
-    for j in range(ntab):  # leave in_s clean for the next call
-        in_s[cards[j]] = 0
+    for c in range(ncols):  # leave the scratch clean for the next call
+        for i in range(sc[d, SC_LEN + c]):
+            in_s[cols[d, c, i]] = 0
+            under[cols[d, c, i]] = 0
     return result
 
 
 @njit(cache=True)
-def _is_stuck(cols, sc, d, params, hosts, scratch):
+def _is_stuck(cols, sc, d, params, lut, scratch):
     """A non-empty set of tableau cards that can never move: the position is lost.
 
     Needs rules where no tableau card ever enters a gap (``P_STUCK`` 1).
     """
     if params[P_STUCK] != 1:
         return False
-    return _stuck_closure(cols, sc, d, params, hosts, scratch) > 0
+    return _stuck_closure(cols, sc, d, params, lut, scratch) > 0
 
 
 @njit(cache=True)
@@ -290,7 +272,7 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
 
 
 @njit(cache=True)
-def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scratch):
+def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many."""
     ncols = params[P_NCOLS]
     res = sc[d, SC_RES]
@@ -301,7 +283,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
     if use_safe:
         if res > 0:
             card = reserve[res - 1]
-            if _fits_f(card, sc, d, params) and _is_safe(card, sc, d, params, guests):
+            if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
                 out[0] = _mv(K_RF, 0, 0, 1, 0)
                 return 1
         # Emptying a column opens a gap, which under the gap lock forbids
@@ -311,7 +293,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
             ln = sc[d, SC_LEN + c]
             if ln > 1 or (ln == 1 and not lock_cost):
                 card = cols[d, c, ln - 1]
-                if _fits_f(card, sc, d, params) and _is_safe(card, sc, d, params, guests):
+                if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
                     out[0] = _mv(K_TF, c, 0, 1, 0)
                     return 1
     qidx = scratch[256:320]
@@ -319,16 +301,16 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
     nq = _waste_targets(sc, mask, d, params, qidx, qrd, scratch[384:448])
     n = 0
     # 1. Foundation moves.
-    if res > 0 and _fits_f(reserve[res - 1], sc, d, params):
+    if res > 0 and _fits_f(reserve[res - 1], sc, d, params, lut):
         out[n] = _mv(K_RF, 0, 0, 1, 0)
         n += 1
     for c in range(ncols):
         ln = sc[d, SC_LEN + c]
-        if ln > 0 and _fits_f(cols[d, c, ln - 1], sc, d, params):
+        if ln > 0 and _fits_f(cols[d, c, ln - 1], sc, d, params, lut):
             out[n] = _mv(K_TF, c, 0, 1, 0)
             n += 1
     for k in range(nq):
-        if _fits_f(talon[qidx[k]], sc, d, params):
+        if _fits_f(talon[qidx[k]], sc, d, params, lut):
             out[n] = _mv(K_WF, qidx[k], 0, 1, qrd[k])
             n += 1
     # 2. Reserve to the tableau.
@@ -337,7 +319,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
         for c in range(ncols):
             ln = sc[d, SC_LEN + c]
             if ln > 0:
-                if _fits_on(card, cols[d, c, ln - 1], params):
+                if _fits_on(card, cols[d, c, ln - 1], lut):
                     out[n] = _mv(K_RT, 0, c, 1, 0)
                     n += 1
             elif not autofill:
@@ -356,7 +338,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
         bottom = cols[d, c, 0]
         for t in range(ncols):
             lt = sc[d, SC_LEN + t]
-            if t != c and lt > 0 and _fits_on(bottom, cols[d, t, lt - 1], params):
+            if t != c and lt > 0 and _fits_on(bottom, cols[d, t, lt - 1], lut):
                 out[n] = _mv(K_TT, c, t, ln, 0)
                 n += 1
     # 4. Waste to the tableau.
@@ -365,7 +347,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
         for c in range(ncols):
             ln = sc[d, SC_LEN + c]
             if ln > 0:
-                if _fits_on(card, cols[d, c, ln - 1], params):
+                if _fits_on(card, cols[d, c, ln - 1], lut):
                     out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
                     n += 1
             elif gaps_open:
@@ -386,7 +368,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, guests, out, use_safe, scrat
                     continue
                 lt = sc[d, SC_LEN + t]
                 if lt > 0:
-                    if _fits_on(card, cols[d, t, lt - 1], params):
+                    if _fits_on(card, cols[d, t, lt - 1], lut):
                         out[n] = _mv(K_TT, c, t, kk, 0)
                         n += 1
                 elif gap_any and gaps_open:
@@ -582,7 +564,7 @@ def _score(sc, d):
 
 
 @njit(cache=True)
-def _search(params, reserve, talon, guests, hosts, cols, sc, mask, moves, nmoves, midx, tt, stats, budget,
+def _search(params, reserve, talon, lut, cols, sc, mask, moves, nmoves, midx, tt, stats, budget,
             grow_at):
     """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays."""
     maxd = sc.shape[0] - 1
@@ -599,11 +581,11 @@ def _search(params, reserve, talon, guests, hosts, cols, sc, mask, moves, nmoves
         if _score(sc, 0) == won:
             stats[ST_SOLVED_DEPTH] = 0
             return SOLVED
-        if use_stuck and _is_stuck(cols, sc, 0, params, hosts, scratch):
+        if use_stuck and _is_stuck(cols, sc, 0, params, lut, scratch):
             stats[ST_STUCK] += 1
             nmoves[0] = 0
         else:
-            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, guests, moves[0], True, scratch)
+            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, lut, moves[0], True, scratch)
         midx[0] = 0
     d = stats[ST_DEPTH]
     while budget > 0:
@@ -639,24 +621,19 @@ def _search(params, reserve, talon, guests, hosts, cols, sc, mask, moves, nmoves
         stats[ST_TTCOUNT] += 1
         if s > stats[ST_BEST]:
             stats[ST_BEST] = s
-        if use_stuck and _is_stuck(cols, sc, d + 1, params, hosts, scratch):
+        if use_stuck and _is_stuck(cols, sc, d + 1, params, lut, scratch):
             stats[ST_STUCK] += 1
             continue
         d += 1
         if d > stats[ST_MAXDEPTH]:
             stats[ST_MAXDEPTH] = d
-        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, guests, moves[d], True, scratch)
+        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, lut, moves[d], True, scratch)
         midx[d] = 0
     stats[ST_DEPTH] = d
     return RUNNING
 
 
 @njit(cache=True)
-def _gen_all(params, reserve, talon, guests, cols, sc, mask, out):
+def _gen_all(params, reserve, talon, lut, cols, sc, mask, out):
     """Every move of level 0 without safe-move pruning (for the tests)."""
-    return _gen(cols, sc, mask, 0, params, reserve, talon, guests, out, False, np.zeros(512, np.int64))
-
-
-@njit(cache=True)
-def _stuck_root(params, cols, sc, hosts):
-    return _is_stuck(cols, sc, 0, params, hosts, scratch)
+    return _gen(cols, sc, mask, 0, params, reserve, talon, lut, out, False, np.zeros(512, np.int64))
