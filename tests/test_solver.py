@@ -151,3 +151,13 @@ def test_readme_first_command_runs():
     # The README's first command: `canfield solve --seed 1 --moves` (bounded here).
     r = invoke("solve", "--seed", "1", "--moves", "--max-seconds", "2")
     assert r.exit_code in (0, 1, 3) and "seed 1 · canfield" in r.output
+
+
+def test_compat_preset_agrees_deal_by_deal_with_reference_solver():
+    """Under the published solver's own rules our verdict must equal its verdict."""
+    rows = [r for r in reference_rows() if r["whole_pile_subset_verdict"] in ("solved", "unsolvable")
+            and int(r["whole_pile_subset_states"]) < 300_000]
+    assert len(rows) > 100
+    for row in rows:
+        r = solve(int(row["seed"]), "solvitaire-canfield-strict", max_seconds=20)
+        assert r.verdict.value == row["whole_pile_subset_verdict"], (row["seed"], r.verdict)

@@ -261,9 +261,10 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     red = params[P_REDEALS]
     if red < 0 or sc[d, SC_RDL] < red:
         flag = 0 if red < 0 else 1
+        p_on_cycle = p % draw == 0  # then every later multiple of draw was reached above
         q = draw
         while q < n:
-            if not (q == p or (q > p and (q - p) % draw == 0)):
+            if not (q == p or (q > p and p_on_cycle)):
                 qidx[k] = pres[q - 1]
                 qrd[k] = flag
                 k += 1
