@@ -273,8 +273,13 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
 
 
 @njit(cache=True)
-def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch):
-    """Moves of the position at level ``d`` into ``out``, best first. Returns how many."""
+def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
+    """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
+
+    ``undo_src -> undo_dst`` with ``undo_cnt`` cards is the column move that
+    would only take back the move that led here (its result is the parent
+    position, already in the table); it is not generated. -1 for none.
+    """
     ncols = params[P_NCOLS]
     res = sc[d, SC_RES]
     autofill = params[P_AUTOFILL] == 1
@@ -365,7 +370,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch)
         for kk in range(1, kmax + 1):
             card = cols[d, c, ln - kk]
             for t in range(ncols):
-                if t == c:
+                if t == c or (c == undo_src and t == undo_dst and kk == undo_cnt):
                     continue
                 lt = sc[d, SC_LEN + t]
                 if lt > 0:
@@ -586,7 +591,7 @@ def _search(params, reserve, talon, lut, cols, sc, mask, moves, nmoves, midx, tt
             stats[ST_STUCK] += 1
             nmoves[0] = 0
         else:
-            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, lut, moves[0], True, scratch)
+            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, lut, moves[0], True, scratch, -1, -1, -1)
         midx[0] = 0
     d = stats[ST_DEPTH]
     while budget > 0:
@@ -628,7 +633,19 @@ def _search(params, reserve, talon, lut, cols, sc, mask, moves, nmoves, midx, tt
         d += 1
         if d > stats[ST_MAXDEPTH]:
             stats[ST_MAXDEPTH] = d
-        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, lut, moves[d], True, scratch)
+        # The move just made, if it moved part of a column, is undone by the
+        # same cards going straight back: that is the parent position.
+        us = -1
+        ud = -1
+        uc = -1
+        if (mv & 15) == K_TT:
+            src = (mv >> 4) & 255
+            cnt = (mv >> 20) & 255
+            if sc[d - 1, SC_LEN + src] > cnt:
+                us = (mv >> 12) & 255
+                ud = src
+                uc = cnt
+        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, lut, moves[d], True, scratch, us, ud, uc)
         midx[d] = 0
     stats[ST_DEPTH] = d
     return RUNNING
@@ -637,4 +654,4 @@ def _search(params, reserve, talon, lut, cols, sc, mask, moves, nmoves, midx, tt
 @njit(cache=True)
 def _gen_all(params, reserve, talon, lut, cols, sc, mask, out):
     """Every move of level 0 without safe-move pruning (for the tests)."""
-    return _gen(cols, sc, mask, 0, params, reserve, talon, lut, out, False, np.zeros(512, np.int64))
+    return _gen(cols, sc, mask, 0, params, reserve, talon, lut, out, False, np.zeros(512, np.int64), -1, -1, -1)
