@@ -161,3 +161,18 @@ def test_compat_preset_agrees_deal_by_deal_with_reference_solver():
     for row in rows:
         r = solve(int(row["seed"]), "solvitaire-canfield-strict", max_seconds=20)
         assert r.verdict.value == row["whole_pile_subset_verdict"], (row["seed"], r.verdict)
+
+
+def test_depth_cap_gives_unknown_not_unsolvable(monkeypatch):
+    import canfield_solver.solver as S
+    monkeypatch.setattr(S, "MAX_LEVELS", 8)
+    r = S.solve(9)  # unsolvable with the full stack; a cut search must not claim it
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "depth"
+
+
+def test_ctrl_c_ends_cleanly_with_unknown():
+    def interrupt(nodes, seconds):
+        raise KeyboardInterrupt
+
+    r = solve(6, progress=interrupt)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "interrupted" and r.nodes > 0
