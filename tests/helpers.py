@@ -40,3 +40,20 @@ def random_position(seed, preset, rng, steps):
             break
         pos.play(rng.choice(ms))
     return pos
+
+
+def progress_reachable(p: Position) -> bool:
+    """Brute force: does any position reached by non-progress moves allow a progress move?"""
+    seen = {p.key()}
+    stack = [p.copy()]
+    while stack:
+        x = stack.pop()
+        for m in x.legal_moves():
+            y = x.copy()
+            y.play(m)
+            if m.endswith(">F") or m.startswith(("W", "R")) or len(y.reserve) < len(x.reserve):
+                return True
+            if y.key() not in seen:
+                seen.add(y.key())
+                stack.append(y)
+    return False

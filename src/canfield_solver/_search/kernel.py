@@ -393,6 +393,17 @@ def _copy_level(cols, sc, mask, d):
     mask[d + 1] = mask[d]
 
 
+@njit(cache=True, inline="always")
+def _place(cols, sc, d, card, to_foundation, dst):
+    """Put a single card on its foundation or on top of column ``dst``."""
+    if to_foundation:
+        sc[d, SC_F + card // 13] += 1
+    else:
+        ln = sc[d, SC_LEN + dst]
+        cols[d, dst, ln] = card
+        sc[d, SC_LEN + dst] = ln + 1
+
+
 @njit(cache=True)
 def _apply(cols, sc, mask, d, mv, params, reserve, talon):
     """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve."""
@@ -405,23 +416,13 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
         r = sc[d, SC_RES] - 1
         card = reserve[r]
         sc[d, SC_RES] = r
-        if kind == K_RF:
-            sc[d, SC_F + card // 13] += 1
-        else:
-            ln = sc[d, SC_LEN + dst]
-            cols[d, dst, ln] = card
-            sc[d, SC_LEN + dst] = ln + 1
+        _place(cols, sc, d, card, kind == K_RF, dst)
     elif kind == K_WF or kind == K_WT:
         card = talon[src]
         mask[d] = mask[d] & ~(np.uint64(1) << np.uint64(src))
         sc[d, SC_WB] = src
         sc[d, SC_RDL] += rd
-        if kind == K_WF:
-            sc[d, SC_F + card // 13] += 1
-        else:
-            ln = sc[d, SC_LEN + dst]
-            cols[d, dst, ln] = card
-            sc[d, SC_LEN + dst] = ln + 1
+        _place(cols, sc, d, card, kind == K_WF, dst)
     elif kind == K_TF:
         ln = sc[d, SC_LEN + src] - 1
         card = cols[d, src, ln]
