@@ -22,7 +22,6 @@ from ._search import layout as L
 __all__ = ["Verdict", "SolveResult", "SolverBugError", "solve"]
 
 MAX_LEVELS = 1500
-MAX_MOVES = 512
 CHUNK_NODES = 1 << 17
 INITIAL_TABLE = 1 << 16
 LOAD = 0.7
@@ -134,6 +133,17 @@ def _key_words(r: Rules) -> int:
     return 3 if stream <= 128 else 4
 
 
+def _max_moves(r: Rules, ntalon: int) -> int:
+    """An upper bound on the moves the kernel generates in one position (the row width)."""
+    n = r.columns
+    longest = 4 * r.ranks  # no column is longer than the deck
+    run_lengths = {"top-and-whole": 1, "whole": 0, "runs": longest}[r.column_moves]
+    reserve = 1 + n
+    waste = ntalon * (1 + n)
+    tableau = n + n * (n - 1) * (1 + run_lengths)
+    return reserve + waste + tableau + 8
+
+
 def _lookup_table(r: Rules, base_rank: int) -> np.ndarray:
     """The kernel's card table (kernel.LUT_*): fits, rank from the base, guests and hosts."""
     lut = np.full((52, K.LUT_WIDTH), -1, np.int64)
@@ -173,7 +183,7 @@ class _Problem:
             self.sc[0, K.SC_LEN + c] = len(col)
             self.cols[0, c, : len(col)] = col
         self.mask[0] = np.uint64((1 << len(talon_list)) - 1)
-        self.moves = np.zeros((MAX_LEVELS, MAX_MOVES), np.int64)
+        self.moves = np.zeros((MAX_LEVELS, _max_moves(r, len(talon_list))), np.int64)
         self.nmoves = np.zeros(MAX_LEVELS, np.int64)
         self.midx = np.zeros(MAX_LEVELS, np.int64)
         self.stats = np.zeros(K.NSTATS, np.int64)
