@@ -148,9 +148,14 @@ def test_cli_moves_played_stalled(tmp_path):
 
 
 def test_readme_first_command_runs():
-    # The README's first command: `canfield solve --seed 1 --moves` (bounded here).
-    r = invoke("solve", "--seed", "1", "--moves", "--max-seconds", "2")
-    assert r.exit_code in (0, 1, 3) and "seed 1 · canfield" in r.output
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    first = next(ln for ln in readme.splitlines() if ln.startswith("pip install"))
+    args = first.split("&&")[1].split("#")[0].split()
+    assert args[:2] == ["canfield", "solve"]
+    r = invoke(*args[1:])
+    assert r.exit_code == 0 and "solved" in r.output
+    moves = r.output.strip().splitlines()[-1].split()
+    assert replay(Deal.from_seed(int(args[args.index("--seed") + 1])), moves).position.is_won()
 
 
 def test_compat_preset_agrees_deal_by_deal_with_reference_solver():
