@@ -30,7 +30,7 @@ def test_easy_deals_solve_and_replay():
         assert res.position.is_won() and r.best_score == 52
 
 
-def test_dead_deal_is_unsolvable_with_exact_best_score():
+def test_dead_deal_is_unsolvable_with_best_score():
     r = solve(4)
     assert r.verdict is Verdict.UNSOLVABLE and r.moves == ()
     # Nothing at all can move in deal 4 except the stock; the base card is the only one home.
@@ -181,3 +181,12 @@ def test_ctrl_c_ends_cleanly_with_unknown():
 
     r = solve(6, progress=interrupt)
     assert r.verdict is Verdict.UNKNOWN and r.limit == "interrupted" and r.nodes > 0
+
+
+def test_public_api_names():
+    import subprocess
+    import sys
+    code = ("import sys, canfield_solver as c; assert 'numba' not in sys.modules; "
+            "r = c.solve(c.Deal.from_seed(2)); assert r.verdict is c.Verdict.SOLVED; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr

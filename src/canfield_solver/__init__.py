@@ -3,6 +3,9 @@
 >>> from canfield_solver import Deal, Position
 >>> Deal.from_seed(0).to_dict()["foundation"]
 '8C'
+
+``solve``, ``SolveResult`` and ``Verdict`` come from ``canfield_solver.solver``
+and are loaded on first use, so the rules engine works without importing Numba.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from .rules import PRESETS, Rules, get_rules, preset_names
 
 __all__ = [
     "__version__",
+    "SolveResult",
+    "Verdict",
+    "solve",
     "CanfieldError",
     "CardError",
     "Deal",
@@ -37,3 +43,14 @@ __all__ = [
     "preset_names",
     "replay",
 ]
+
+
+_SOLVER_NAMES = {"solve", "SolveResult", "Verdict", "SolverBugError"}
+
+
+def __getattr__(name: str):  # PEP 562: import Numba only when the solver is used
+    if name in _SOLVER_NAMES:
+        from . import solver
+
+        return getattr(solver, name)
+    raise AttributeError(f"module 'canfield_solver' has no attribute {name!r}")

@@ -53,8 +53,10 @@ class SolveResult:
     positions
         Distinct positions stored in the transposition table.
     best_score
-        Most foundation cards in any position searched (exact for an
-        unsolvable deal).
+        Most foundation cards in any position the search visited. Positions
+        that the stuck-card test proves lost are not searched further, so
+        for a lost deal this is a lower bound of the best reachable score,
+        exact only where that test does not apply.
     limit
         For ``unknown``: what stopped the search (nodes, seconds, memory,
         depth, interrupted).
