@@ -242,3 +242,7 @@ def rules() -> None:
 
 def main() -> None:
     cli.main(prog_name="canfield")
+
+
+if __name__ == "__main__":
+    main()
