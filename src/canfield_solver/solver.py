@@ -95,7 +95,6 @@ class SolveResult:
 
 
 _BUILD = {"alternate": 0, "suit": 1, "any": 2}
-_WRAP = {"full": 0, "relative-to-base": 1, "none": 2}
 _COLMOVES = {"top-and-whole": 0, "whole": 1, "runs": 2}
 
 
@@ -107,19 +106,16 @@ def _safe_mode(r: Rules) -> int:
     return 3
 
 
-def _params(r: Rules, base_rank: int, ntalon: int) -> np.ndarray:
+def _params(r: Rules) -> np.ndarray:
     p = np.zeros(K.NPARAMS, np.int64)
     p[K.P_RANKS] = r.ranks
     p[K.P_NCOLS] = r.columns
-    p[K.P_BASE] = base_rank
     p[K.P_BUILD] = _BUILD[r.build]
-    p[K.P_WRAP] = _WRAP[r.tableau_wrap]
     p[K.P_COLMOVES] = _COLMOVES[r.column_moves]
     p[K.P_GAPFILL] = 0 if r.gap_fill == "waste" else 1
     p[K.P_AUTOFILL] = 1 if r.gap_autofill else 0
     p[K.P_DRAW] = r.draw
     p[K.P_REDEALS] = -1 if r.redeals is None else r.redeals
-    p[K.P_NTALON] = ntalon
     p[K.P_SAFE] = _safe_mode(r)
     # The stuck-card test needs: a tableau card leaves its place only for a
     # foundation or a host on a non-empty column, never for a gap.
@@ -171,7 +167,7 @@ class _Problem:
         talon_list = list(pos.waste) + list(reversed(pos.stock))
         self.talon_list = talon_list
         self.talon = np.array(talon_list + [0], np.int64)
-        self.params = _params(r, pos.base_rank, len(talon_list))
+        self.params = _params(r)
         self.lut = _lookup_table(r, pos.base_rank)
         self.cols = np.zeros((MAX_LEVELS, K.MAXCOLS, K.COLCAP), np.int8)
         self.sc = np.zeros((MAX_LEVELS, K.NSC), np.int64)

@@ -19,21 +19,19 @@ from numba import njit
 from .layout import MARK_BIT, RDL_SHIFT, RES_SHIFT, WPOS_SHIFT
 
 # Rule parameters (one int64 array) ------------------------------------------
+# (Ranks, wrap and build order reach the kernel through the card lookup table.)
 P_RANKS = 0
 P_NCOLS = 1
-P_BASE = 2
-P_BUILD = 3       # 0 alternate colours, 1 same suit, 2 any suit
-P_WRAP = 4        # 0 full (K on A), 1 relative to the base, 2 none
-P_COLMOVES = 5    # 0 top card or whole column, 1 whole column only, 2 runs
-P_GAPFILL = 6     # once the reserve is empty: 0 waste top only, 1 any card
-P_AUTOFILL = 7    # 1: gaps are filled at once from the reserve
-P_DRAW = 8
-P_REDEALS = 9     # -1 unlimited
-P_NTALON = 10
-P_SAFE = 11       # safe foundation moves: 0 off, 1 alt/full-wrap table, 2 alt standard, 3 guests home
-P_STUCK = 12      # 1: apply the stuck-card test
-P_GAPLOCK = 13    # 1: no column-to-column move while a gap is open
-NPARAMS = 14
+P_BUILD = 2       # 0 alternate colours, 1 same suit, 2 any suit (for the key's suit bits)
+P_COLMOVES = 3    # 0 top card or whole column, 1 whole column only, 2 runs
+P_GAPFILL = 4     # once the reserve is empty: 0 waste top only, 1 any card
+P_AUTOFILL = 5    # 1: gaps are filled at once from the reserve
+P_DRAW = 6
+P_REDEALS = 7     # -1 unlimited
+P_SAFE = 8        # safe foundation moves: 0 off, 1 alt/full-wrap table, 2 alt standard, 3 guests home
+P_STUCK = 9       # 1: apply the stuck-card test
+P_GAPLOCK = 10    # 1: no column-to-column move while a gap is open
+NPARAMS = 11
 
 # Card lookup table (int64[52, 64]), built once per search in Python:
 # lut[c, h] for h < 52 is 1 when card c may be built on card h; then the
