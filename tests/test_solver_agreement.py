@@ -52,20 +52,19 @@ def check_agreement(preset, shape, seed):
         assert len(res.moves) > 0 or deal.rules.ranks * 4 == sum(deal.foundation_counts())
 
 
-@pytest.mark.parametrize("preset", ALL_RULES)
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
-                                                                   HealthCheck.too_slow])
-@given(data=st.data(), seed=st.integers(0, 2**64 - 1))
-def test_verdicts_equal_exhaustive_search(preset, data, seed):
-    shape = data.draw(st.sampled_from(HARD_SHAPES if preset in CUSTOM else SHAPES))
-    check_agreement(preset, shape, seed)
+def agreement_test(max_examples):
+    """The agreement check over ``max_examples`` Hypothesis deals for each rule set."""
+
+    @pytest.mark.parametrize("preset", ALL_RULES)
+    @settings(max_examples=max_examples, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(data=st.data(), seed=st.integers(0, 2**64 - 1))
+    def test(preset, data, seed):
+        shape = data.draw(st.sampled_from(HARD_SHAPES if preset in CUSTOM else SHAPES))
+        check_agreement(preset, shape, seed)
+
+    return test
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("preset", ALL_RULES)
-@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
-                                                                    HealthCheck.too_slow])
-@given(data=st.data(), seed=st.integers(0, 2**64 - 1))
-def test_verdicts_equal_exhaustive_search_many(preset, data, seed):
-    shape = data.draw(st.sampled_from(HARD_SHAPES if preset in CUSTOM else SHAPES))
-    check_agreement(preset, shape, seed)
+test_verdicts_equal_exhaustive_search = agreement_test(120)
+test_verdicts_equal_exhaustive_search_many = pytest.mark.slow(agreement_test(2500))
