@@ -14,6 +14,10 @@ from canfield_solver.solver import Verdict, solve
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "reference-verdicts.csv"
 
+# Full-size deals searched by the plain-Python kernel would take hours.
+needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
+                               reason="full-size searches are too slow with NUMBA_DISABLE_JIT=1")
+
 
 def reference_rows():
     if not DATA.exists():
@@ -50,6 +54,7 @@ def test_time_and_memory_limits_give_unknown():
     assert r.verdict is Verdict.UNKNOWN and r.limit == "memory"
 
 
+@needs_jit
 def test_reference_solved_deals_are_solved_here():
     """Where the independent solver found a win under its narrower rules, ours must too."""
     rows = [r for r in reference_rows() if r["whole_pile_subset_verdict"] == "solved"]
@@ -158,6 +163,7 @@ def test_readme_first_command_runs():
     assert replay(Deal.from_seed(int(args[args.index("--seed") + 1])), moves).position.is_won()
 
 
+@needs_jit
 def test_compat_preset_agrees_deal_by_deal_with_reference_solver():
     """Under the published solver's own rules our verdict must equal its verdict."""
     rows = [r for r in reference_rows() if r["whole_pile_subset_verdict"] in ("solved", "unsolvable")
