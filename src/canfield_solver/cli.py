@@ -169,8 +169,8 @@ EXIT_CODES = {"solved": 0, "unsolvable": 1, "unknown": 3}
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Stop with 'unknown' after this long.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Stop with 'unknown' after this many nodes.")
-@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=1024, show_default=True,
-              help="Transposition table cap in MiB; a full table stops with 'unknown'.")
+@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=640, show_default=True,
+              help="Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,

@@ -24,7 +24,9 @@ __all__ = ["Verdict", "SolveResult", "SolverBugError", "solve"]
 MAX_LEVELS = 1500
 CHUNK_NODES = 1 << 17
 INITIAL_TABLE = 1 << 16
-LOAD = 0.7
+LOAD = 0.7         # grow the table at this load
+FULL_LOAD = 0.85   # at its largest size, stop with "unknown" (memory) at this load
+DEFAULT_MEMORY_MB = 640
 
 
 class Verdict(str, enum.Enum):
@@ -248,7 +250,7 @@ def solve(
     *,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
-    max_memory_mb: int = 1024,
+    max_memory_mb: int = DEFAULT_MEMORY_MB,
     progress: Callable[[int, float], None] | None = None,
 ) -> SolveResult:
     """Decide a deal or mid-game position.
@@ -269,7 +271,9 @@ def solve(
     t0 = time.perf_counter()
     prob = _Problem(start)
     kw = _key_words(r)
-    cap_entries = 1 << max(10, (max_memory_mb * (1 << 20) // (8 * kw)).bit_length() - 1)
+    # While the table grows the old one (a quarter of the new) is still held,
+    # so the largest table is sized for both to fit in max_memory_mb.
+    cap_entries = 1 << max(10, (max_memory_mb * (1 << 20) * 4 // (5 * 8 * kw)).bit_length() - 1)
     size = min(INITIAL_TABLE, cap_entries)
     tt = np.zeros((size, kw), np.uint64)
     limit: str | None = None
@@ -284,9 +288,10 @@ def solve(
                     limit = "nodes"
                     break
             status = K._search(prob.params, prob.reserve, prob.talon, prob.lut, prob.cols, prob.sc,
-                               prob.mask, prob.moves, prob.nmoves, prob.midx, tt, st, budget, int(size * LOAD))
+                               prob.mask, prob.moves, prob.nmoves, prob.midx, tt, st, budget,
+                               int(size * (FULL_LOAD if size == cap_entries else LOAD)))
             if status == K.GROW:
-                if size * 2 > cap_entries:
+                if size == cap_entries:
                     limit = "memory"
                     break
                 new_size = min(size * 4, cap_entries)
