@@ -197,8 +197,7 @@ def solve(seed: int | None, deal_file: str | None, rules_name: str | None, rules
     if stalled:
         from .solver import SolveResult
 
-        result = SolveResult(Verdict.UNSOLVABLE, (), 0, 0.0, 0, start.score, 0, d.rules.name, d.seed,
-                             stalled_start=True)
+        result = SolveResult(Verdict.UNSOLVABLE, (), 0, 0.0, 0, start.score, 0, d.rules.name, d.seed)
     else:
         result = _solve(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
                         progress=progress)

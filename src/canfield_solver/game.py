@@ -25,7 +25,7 @@ from typing import Iterable, Sequence
 
 from .cards import card_name, is_red, rank_of, suit_of
 from .deal import Deal, _fits_tableau
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, MoveError
 from .moves import Move, parse_move
 from .rules import Rules
 
@@ -427,13 +427,9 @@ def replay(deal: Deal, moves: Sequence["str | Move"], *, strict: bool = True) ->
             if strict:
                 raise IllegalMoveError(msg, index=i, move=str(mv)) from None
             return ReplayResult(pos, i, False, msg, i)
-        except Exception as e:  # a MoveError for malformed text
-            from .errors import MoveError
-
-            if isinstance(e, MoveError):
-                msg = f"move {i + 1}: {e}"
-                if strict:
-                    raise MoveError(msg) from None
-                return ReplayResult(pos, i, False, msg, i)
-            raise
+        except MoveError as e:  # malformed move text
+            msg = f"move {i + 1}: {e}"
+            if strict:
+                raise MoveError(msg) from None
+            return ReplayResult(pos, i, False, msg, i)
     return ReplayResult(pos, len(moves), True)

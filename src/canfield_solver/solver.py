@@ -74,7 +74,6 @@ class SolveResult:
     rules: str
     seed: int | None = None
     limit: str | None = None
-    stalled_start: bool = False
     stats: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
