@@ -69,6 +69,8 @@ class Deal:
 
     def __post_init__(self) -> None:
         _validate(self)
+        # One order for the foundation piles (by suit) so equal positions compare equal.
+        object.__setattr__(self, "foundations", tuple(sorted(self.foundations, key=lambda p: suit_of(p[0]))))
 
     # Construction --------------------------------------------------------
     @classmethod
@@ -76,9 +78,12 @@ class Deal:
         """The deal of ``seed`` (SPEC §2): reserve, base card, columns, stock."""
         r = get_rules(rules)
         deck = shuffled_deck(seed, r)
+        foundations: tuple[tuple[int, ...], ...] = ()
+        if r.base_removed:  # the base-rank cards start the foundations; the rest keep their order
+            foundations = tuple((c,) for c in deck if rank_of(c) == r.base)
+            deck = [c for c in deck if rank_of(c) != r.base]
         k = r.reserve_size
         reserve = tuple(deck[:k])
-        foundations: tuple[tuple[int, ...], ...] = ()
         if r.has_base_card:
             foundations = ((deck[k],),)
             base_rank = rank_of(deck[k])
@@ -145,9 +150,13 @@ class Deal:
         redeals_used = data.get("redeals_used", 0)
         if isinstance(redeals_used, bool) or not isinstance(redeals_used, int) or redeals_used < 0:
             raise DealError(f"'redeals_used' must be a non-negative integer, not {redeals_used!r}")
-        declared_fresh = "waste" not in data and "redeals_used" not in data and (
-            "foundation" in data or (not r.has_base_card and "foundations" not in data)
-        )
+        if r.base_removed:
+            declared_fresh = "waste" not in data and "redeals_used" not in data and all(
+                len(p) == 1 for p in foundations)
+        else:
+            declared_fresh = "waste" not in data and "redeals_used" not in data and (
+                "foundation" in data or (not r.has_base_card and "foundations" not in data)
+            )
         if declared_fresh:
             _check_cards(r, reserve, stock, waste, tableau, tuple(foundations))
             _check_fresh_sizes(r, reserve, tableau, stock)
@@ -176,9 +185,13 @@ class Deal:
     @property
     def is_fresh(self) -> bool:
         """True for a deal as dealt (no waste, no card played yet)."""
-        base_only = (not self.rules.has_base_card and not self.foundations) or (
-            self.rules.has_base_card and len(self.foundations) == 1 and len(self.foundations[0]) == 1
-        )
+        r = self.rules
+        if r.base_removed:
+            base_only = len(self.foundations) == 4 and all(len(p) == 1 for p in self.foundations)
+        elif r.has_base_card:
+            base_only = len(self.foundations) == 1 and len(self.foundations[0]) == 1
+        else:
+            base_only = not self.foundations
         return base_only and not self.waste and self.redeals_used == 0 and all(len(c) == 1 for c in self.tableau) \
             and len(self.reserve) == self.rules.reserve_size
 
@@ -191,7 +204,7 @@ class Deal:
         fresh = self.is_fresh
         if fresh and self.rules.has_base_card:
             d["foundation"] = card_name(self.foundations[0][0])
-        elif not fresh:
+        elif not fresh or self.rules.base_removed:
             d["foundations"] = [_names(p) for p in sorted(self.foundations, key=lambda p: suit_of(p[0]))]
         d["tableau"] = [_names(c) for c in self.tableau]
         d["stock"] = _names(self.stock)
@@ -305,3 +318,7 @@ def _validate(d: Deal) -> None:
                 )
     if r.has_base_card and not d.foundations:
         raise DealError("the deal has no base card on a foundation")
+    if r.base_removed and len(d.foundations) != 4:
+        rank = "A23456789TJQK"[int(r.base)]
+        raise DealError(f"rules {r.name!r} start all four foundations with the {rank}s: give 'foundations', "
+                        f"e.g. [[\"{rank}C\"], [\"{rank}D\"], [\"{rank}H\"], [\"{rank}S\"]]")

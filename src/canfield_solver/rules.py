@@ -69,6 +69,10 @@ class Rules:
     moves_while_gap_open
         ``False``: while a column is empty (after the reserve ran out), no
         card moves from column to column until the gap is filled.
+    base_removed
+        With an int ``base``: the four cards of that rank are taken out of
+        the shuffled deck before the deal (the rest keep their order) and
+        start the four foundations (Storehouse's 2s).
     """
 
     name: str = "canfield"
@@ -84,6 +88,7 @@ class Rules:
     draw: int = 3
     redeals: int | None = None
     moves_while_gap_open: bool = True
+    base_removed: bool = False
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -120,6 +125,10 @@ class Rules:
             raise bad("redeals", f"null (unlimited) or an integer 0..{MAX_REDEALS}")
         if not isinstance(self.moves_while_gap_open, bool):
             raise bad("moves_while_gap_open", "true or false")
+        if not isinstance(self.base_removed, bool):
+            raise bad("base_removed", "true or false")
+        if self.base_removed and self.base == "random":
+            raise RulesError("rules field 'base_removed' needs an int 'base' (the rank taken out to start the foundations)")
         if not 0 <= self.stock_size <= MAX_STOCK:
             raise RulesError(
                 f"rules leave {self.stock_size} cards for the stock; allowed: 0..{MAX_STOCK}"
@@ -136,7 +145,8 @@ class Rules:
 
     @property
     def stock_size(self) -> int:
-        return self.deck_size - self.reserve_size - self.columns - (1 if self.has_base_card else 0)
+        dealt_out = 1 if self.has_base_card else 4 if self.base_removed else 0
+        return self.deck_size - self.reserve_size - self.columns - dealt_out
 
     @property
     def deck(self) -> list[int]:
@@ -189,6 +199,51 @@ PRESETS: dict[str, Rules] = {
             description="Hoyle: only whole columns move between columns; a lone top card moves only to a foundation",
         ),
         Rules(
+            name="canfield-sequences",
+            column_moves="runs",
+            gap_fill="any",
+            description="Politaire's Canfield: any built run moves; once the reserve is empty a gap takes "
+                        "the waste top or any part of another column",
+        ),
+        Rules(
+            name="canfield-draw1",
+            draw=1,
+            description="strict profile with the stock dealt one card at a time",
+        ),
+        Rules(
+            name="superior-canfield",
+            gap_autofill=False,
+            gap_fill="any",
+            description="reserve face up; gaps are not filled automatically and take any available card "
+                        "(reserve top, waste top, or a column's top card or whole column)",
+        ),
+        Rules(
+            name="rainbow",
+            build="any",
+            draw=1,
+            redeals=0,
+            description="build down regardless of suit, stock one card at a time, no redeal",
+        ),
+        Rules(
+            name="storehouse",
+            base=1,
+            base_removed=True,
+            build="suit",
+            draw=1,
+            redeals=2,
+            description="the four 2s start the foundations (2..K, A); columns build down in suit with wrap; "
+                        "draw 1, 2 redeals",
+        ),
+        Rules(
+            name="chameleon",
+            reserve_size=12,
+            columns=3,
+            build="any",
+            draw=1,
+            redeals=0,
+            description="12-card reserve, 3 columns, build down regardless of suit, draw 1, no redeal",
+        ),
+        Rules(
             name="solvitaire-canfield-strict",
             column_moves="whole",
             tableau_wrap="relative-to-base",
@@ -221,6 +276,10 @@ ALIASES = {
     "strict": "canfield",
     "hoyle": "canfield-whole-pile",
     "whole-pile": "canfield-whole-pile",
+    "sequences": "canfield-sequences",
+    "politaire": "canfield-sequences",
+    "draw1": "canfield-draw1",
+    "superior": "superior-canfield",
 }
 
 
