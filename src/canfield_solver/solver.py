@@ -6,6 +6,7 @@ The only module that crosses the Python/Numba boundary.
 from __future__ import annotations
 
 import enum
+import functools
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -143,8 +144,12 @@ def _max_moves(r: Rules, ntalon: int) -> int:
     return reserve + waste + tableau + 8
 
 
+@functools.lru_cache(maxsize=64)
 def _lookup_table(r: Rules, base_rank: int) -> np.ndarray:
-    """The kernel's card table (kernel.LUT_*): fits, rank from the base, guests and hosts."""
+    """The kernel's card table (kernel.LUT_*): fits, rank from the base, guests and hosts.
+
+    Cached (never written to): many small searches of one deal (``analyze``) share it.
+    """
     lut = np.full((52, K.LUT_WIDTH), -1, np.int64)
     lut[:, :52] = 0
     deck = r.deck

@@ -1,0 +1,271 @@
+"""How hard is one deal: search effort, the solution's shape, how human-like players fare, and a rating.
+
+The rating (``rate``) combines three measurements of a deal the solver
+decided:
+
+* the **greedy player** (``greedy_play``): always plays the first legal move
+  of the first non-empty class, in this order: a card to a foundation
+  (reserve, then columns left to right, then waste); the reserve top to a
+  column; a column-to-column move; the waste top to a column; a draw (or a
+  redeal). It never makes a move that returns to a position it has seen in
+  this game, and stops when every move would.
+* the **random player** (``random_play``): plays a legal move chosen
+  uniformly among those that lead to a position not yet seen in this game,
+  until it wins or has none. Its win rate over ``playouts`` games (seeded:
+  the same seed gives the same games) estimates how forgiving the deal is.
+* the **critical positions** along the solver's solution: positions where at
+  least one legal move leads to a position the solver proves lost (each
+  probe is a bounded search; a probe that runs out counts as not lost).
+
+Ratings (thresholds chosen from the spread over seeds 2..39 of ``canfield``,
+where the greedy player wins none and random play wins 2 of 20 solved deals):
+
+=========  ===================================================================
+lost       the solver proved the deal cannot be won
+unknown    the search hit its limit before deciding
+easy       solved, and the greedy player wins or at least one random game wins
+medium     solved, at most 10 critical positions and at most 10^4 search nodes
+hard       solved, at most 30 critical positions and at most 10^6 search nodes
+very hard  solved, otherwise
+=========  ===================================================================
+
+Critical positions count only probes that *prove* a loss, so they are a
+lower bound; a larger ``probe_nodes`` finds more.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .deal import Deal
+from .game import Position
+from .rules import Rules, get_rules
+
+__all__ = ["Analysis", "RATINGS", "analyze", "greedy_play", "random_play", "rate"]
+
+RATINGS = ("easy", "medium", "hard", "very hard", "lost", "unknown")
+MAX_PLAYOUT_MOVES = 3000
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    won: bool
+    score: int
+    moves: tuple[str, ...]
+
+
+def _greedy_class(move: str) -> int:
+    if move in ("draw", "redeal"):
+        return 4
+    if move.endswith(">F"):
+        return 0
+    if move.startswith("R>"):
+        return 1
+    if move.startswith("T"):
+        return 2
+    return 3  # W>Tn
+
+
+def greedy_play(start: "Deal | Position", max_moves: int = MAX_PLAYOUT_MOVES) -> PlayerGame:
+    """The documented greedy policy (see the module docstring), played to the end."""
+    pos = Position(start) if isinstance(start, Deal) else start.copy()
+    seen = {pos.key()}
+    played: list[str] = []
+    while not pos.is_won() and len(played) < max_moves:
+        for move in sorted(pos.legal_moves(), key=_greedy_class):  # stable: keeps the engine's order in a class
+            pos.play(move)
+            k = pos.key()
+            if k not in seen:
+                seen.add(k)
+                played.append(move)
+                break
+            pos.undo()
+        else:
+            break
+    return PlayerGame(pos.is_won(), pos.score, tuple(played))
+
+
+def random_play(start: "Deal | Position", rng: random.Random, max_moves: int = MAX_PLAYOUT_MOVES) -> PlayerGame:
+    """One game of uniformly random legal moves that never return to a seen position."""
+    pos = Position(start) if isinstance(start, Deal) else start.copy()
+    seen = {pos.key()}
+    played: list[str] = []
+    while not pos.is_won() and len(played) < max_moves:
+        fresh = []
+        for move in pos.legal_moves():
+            pos.play(move)
+            if pos.key() not in seen:
+                fresh.append(move)
+            pos.undo()
+        if not fresh:
+            break
+        move = fresh[rng.randrange(len(fresh))]
+        pos.play(move)
+        seen.add(pos.key())
+        played.append(move)
+    return PlayerGame(pos.is_won(), pos.score, tuple(played))
+
+
+def rate(verdict: str, greedy_won: bool, random_rate: float | None, critical: int, nodes: int) -> str:
+    """The difficulty rating (table in the module docstring)."""
+    if verdict == "unsolvable":
+        return "lost"
+    if verdict != "solved":
+        return "unknown"
+    if greedy_won or (random_rate or 0.0) > 0:
+        return "easy"
+    if critical <= 10 and nodes <= 10**4:
+        return "medium"
+    if critical <= 30 and nodes <= 10**6:
+        return "hard"
+    return "very hard"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The difficulty of one deal (``analyze``)."""
+
+    rules: str
+    seed: int | None
+    verdict: str
+    nodes: int
+    seconds: float
+    solution_length: int
+    redeals: int
+    best_score: int
+    first_moves: int
+    winning_first_moves: int
+    unknown_first_moves: int
+    critical_positions: int
+    positions_probed: int
+    greedy_won: bool
+    greedy_score: int
+    playouts: int
+    random_wins: int
+    random_best_score: int
+    rating: str
+    moves: tuple[str, ...] = ()
+    limit: str | None = None
+
+    @property
+    def random_win_rate(self) -> float | None:
+        return self.random_wins / self.playouts if self.playouts else None
+
+    def metrics(self) -> dict[str, Any]:
+        d = self.to_dict()
+        for k in ("rules", "seed", "verdict", "moves", "rating"):
+            d.pop(k)
+        return d
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["moves"] = list(self.moves)
+        d["seconds"] = round(self.seconds, 6)
+        d["random_win_rate"] = self.random_win_rate
+        return d
+
+    def to_stored(self, max_seconds: float | None):
+        from .store import StoredResult
+
+        m = self.metrics()
+        return StoredResult(self.rules, self.seed if self.seed is not None else -1, self.verdict, self.nodes,
+                            self.seconds, self.best_score, self.solution_length, self.redeals, max_seconds,
+                            self.limit, self.rating, m)
+
+
+def _probe(pos: Position, max_nodes: int, max_memory_mb: int) -> str:
+    from .solver import solve
+
+    return solve(pos, max_nodes=max_nodes, max_memory_mb=max_memory_mb).verdict.value
+
+
+def analyze(
+    seed_or_deal: "int | Deal",
+    rules: "str | Rules | None" = None,
+    *,
+    max_seconds: float | None = 30.0,
+    max_nodes: int | None = None,
+    probe_nodes: int = 20_000,
+    playouts: int = 50,
+    playout_seed: int = 0,
+    max_memory_mb: int = 640,
+) -> Analysis:
+    """Measure how hard a deal is (see the module docstring for every metric and the rating).
+
+    ``max_seconds``/``max_nodes`` bound the main search; ``probe_nodes``
+    bounds each search for the first-move and critical-position counts;
+    ``playouts`` random games are played with ``random.Random(playout_seed)``.
+    """
+    from .solver import solve
+
+    if isinstance(seed_or_deal, Deal):
+        deal = seed_or_deal if rules is None else Deal.from_dict(seed_or_deal.to_dict(), get_rules(rules))
+    else:
+        deal = Deal.from_seed(seed_or_deal, get_rules(rules or "canfield"))
+    t0 = time.perf_counter()
+    res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+    start = Position(deal)
+
+    # Winning first moves: each legal first move, then a bounded search.
+    first = start.legal_moves()
+    win_first = unknown_first = 0
+    for m in first:
+        p = start.copy()
+        p.play(m)
+        v = "solved" if p.is_won() else _probe(p, probe_nodes, max_memory_mb)
+        win_first += v == "solved"
+        unknown_first += v == "unknown"
+
+    # Critical positions along the solution.
+    critical = probed = 0
+    if res.solved:
+        pos = start.copy()
+        for step in res.moves:
+            legal = pos.legal_moves()
+            if step not in legal:
+                raise RuntimeError(f"solution move {step!r} is not legal in the reference engine")
+            crit = False
+            for m in legal:
+                if m == step:
+                    continue
+                p = pos.copy()
+                p.play(m)
+                probed += 1
+                if not p.is_won() and _probe(p, probe_nodes, max_memory_mb) == "unsolvable":
+                    crit = True
+                    break
+            critical += crit
+            pos.play(step)
+
+    greedy = greedy_play(start)
+    rng = random.Random(playout_seed)
+    games = [random_play(start, rng) for _ in range(playouts)]
+    wins = sum(g.won for g in games)
+    rr = wins / playouts if playouts else None
+    verdict = res.verdict.value
+    return Analysis(
+        rules=deal.rules.name,
+        seed=deal.seed,
+        verdict=verdict,
+        nodes=res.nodes,
+        seconds=time.perf_counter() - t0,
+        solution_length=len(res.moves),
+        redeals=sum(m == "redeal" for m in res.moves),
+        best_score=max([res.best_score, greedy.score] + [g.score for g in games]),
+        first_moves=len(first),
+        winning_first_moves=win_first,
+        unknown_first_moves=unknown_first,
+        critical_positions=critical,
+        positions_probed=probed,
+        greedy_won=greedy.won,
+        greedy_score=greedy.score,
+        playouts=playouts,
+        random_wins=wins,
+        random_best_score=max((g.score for g in games), default=0),
+        rating=rate(verdict, greedy.won, rr, critical, res.nodes),
+        moves=res.moves,
+        limit=res.limit,
+    )

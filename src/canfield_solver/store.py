@@ -1,0 +1,254 @@
+"""The result store: one SQLite file, one row per (rules, seed).
+
+Rows are written by the parent process only, each in its own transaction, so
+a study killed at any moment (Ctrl-C, ``kill -9``, a dead worker) leaves a
+file holding exactly the deals it finished; running the study again skips
+them. A row is keyed by the rules' parameters (``rules_id``, a hash of the
+``Rules`` fields), not only by the name, so two custom rule files that share
+a name never mix.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from . import __version__
+from .errors import CanfieldError
+from .rules import Rules
+
+__all__ = ["ResultStore", "StoreError", "StoredResult", "rules_id"]
+
+SCHEMA = "canfield-solver-results"
+SCHEMA_VERSION = 1
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+COLUMNS = (
+    "rules", "seed", "verdict", "nodes", "seconds", "best_score", "solution_length", "redeals",
+    "max_seconds", "limit_hit", "rating", "metrics", "solver_version", "rules_id", "finished_at",
+)
+
+
+class StoreError(CanfieldError):
+    """A file that is not a result store, or one that cannot be opened."""
+
+
+def rules_id(rules: Rules) -> str:
+    """A short stable id of the rules' parameters (the name included)."""
+    text = json.dumps(rules.to_dict(), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    """One row of the store."""
+
+    rules: str
+    seed: int
+    verdict: str
+    nodes: int
+    seconds: float
+    best_score: int
+    solution_length: int
+    redeals: int
+    max_seconds: float | None
+    limit_hit: str | None
+    rating: str | None = None
+    metrics: dict | None = None
+    solver_version: str = __version__
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict in ("solved", "unsolvable")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+class ResultStore:
+    """A SQLite result store. ``ResultStore(path)`` creates the file if it does not exist.
+
+    Use it as a context manager, or call ``close()``.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = True):
+        self.path = os.fspath(path)
+        exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
+        if not exists and not create:
+            raise StoreError(f"no result store at {self.path!r}")
+        if exists:
+            self._check_header()
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open result store {self.path!r}: {e}") from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            if exists:
+                self._check_schema()
+            else:
+                self._create()
+        except sqlite3.DatabaseError as e:
+            self._db.close()
+            raise StoreError(f"{self.path!r} is not a canfield-solver result store ({e})") from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    # Opening ---------------------------------------------------------------
+    def _check_header(self) -> None:
+        try:
+            with open(self.path, "rb") as fh:
+                head = fh.read(16)
+        except OSError as e:
+            raise StoreError(f"cannot read result store {self.path!r}: {e.strerror}") from None
+        if head != _SQLITE_MAGIC:
+            raise StoreError(f"{self.path!r} is not a canfield-solver result store (not an SQLite file); "
+                             "give a new file name or an existing store")
+
+    def _check_schema(self) -> None:
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "meta" not in tables or "results" not in tables:
+            raise StoreError(f"{self.path!r} is an SQLite file but not a canfield-solver result store")
+        meta = dict(self._db.execute("SELECT key, value FROM meta"))
+        if meta.get("schema") != SCHEMA:
+            raise StoreError(f"{self.path!r} is an SQLite file but not a canfield-solver result store")
+        if int(meta.get("schema_version", 0)) > SCHEMA_VERSION:
+            raise StoreError(f"{self.path!r} was written by a newer canfield-solver "
+                             f"(store schema {meta['schema_version']}); upgrade to read it")
+
+    def _create(self) -> None:
+        self._db.executescript(f"""
+            BEGIN;
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT OR REPLACE INTO meta VALUES ('schema', '{SCHEMA}');
+            INSERT OR REPLACE INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');
+            CREATE TABLE IF NOT EXISTS rules (
+                rules_id TEXT PRIMARY KEY, name TEXT NOT NULL, params TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS results (
+                rules_id TEXT NOT NULL REFERENCES rules(rules_id),
+                rules TEXT NOT NULL,
+                seed INTEGER NOT NULL,
+                verdict TEXT NOT NULL CHECK (verdict IN ('solved', 'unsolvable', 'unknown')),
+                nodes INTEGER NOT NULL,
+                seconds REAL NOT NULL,
+                best_score INTEGER NOT NULL,
+                solution_length INTEGER NOT NULL,
+                redeals INTEGER NOT NULL,
+                max_seconds REAL,
+                limit_hit TEXT,
+                rating TEXT,
+                metrics TEXT,
+                solver_version TEXT NOT NULL,
+                finished_at REAL NOT NULL,
+                PRIMARY KEY (rules_id, seed));
+            COMMIT;
+        """)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # Writing ---------------------------------------------------------------
+    def add_rules(self, rules: Rules) -> str:
+        rid = rules_id(rules)
+        self._db.execute("INSERT OR IGNORE INTO rules VALUES (?, ?, ?)",
+                         (rid, rules.name, json.dumps(rules.to_dict(), sort_keys=True)))
+        return rid
+
+    def put(self, rules: Rules, row: StoredResult) -> None:
+        """Insert or replace one result (one transaction: a kill never leaves half a row)."""
+        self.put_many(rules, [row])
+
+    def put_many(self, rules: Rules, rows: Iterable[StoredResult]) -> None:
+        rid = self.add_rules(rules)
+        now = time.time()
+        values = [
+            (rid, r.rules, r.seed, r.verdict, r.nodes, r.seconds, r.best_score, r.solution_length, r.redeals,
+             r.max_seconds, r.limit_hit, r.rating, None if r.metrics is None else json.dumps(r.metrics),
+             r.solver_version, now)
+            for r in rows
+        ]
+        with self._db:  # one transaction
+            self._db.execute("BEGIN")
+            self._db.executemany(
+                "INSERT OR REPLACE INTO results (rules_id, rules, seed, verdict, nodes, seconds, best_score, "
+                "solution_length, redeals, max_seconds, limit_hit, rating, metrics, solver_version, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                values,
+            )
+
+    # Reading ---------------------------------------------------------------
+    def get(self, rules: Rules, seed: int) -> StoredResult | None:
+        row = self._db.execute(
+            "SELECT * FROM results WHERE rules_id = ? AND seed = ?", (rules_id(rules), seed)
+        ).fetchone()
+        return None if row is None else self._row(row)
+
+    def results(self, rules: Rules | None = None, seeds: Iterable[int] | None = None) -> list[StoredResult]:
+        """Stored results (of ``rules`` if given, restricted to ``seeds`` if given), by seed."""
+        if rules is None:
+            cur = self._db.execute("SELECT * FROM results ORDER BY rules, seed")
+        else:
+            cur = self._db.execute("SELECT * FROM results WHERE rules_id = ? ORDER BY seed", (rules_id(rules),))
+        out = [self._row(r) for r in cur]
+        if seeds is not None:
+            want = set(seeds)
+            out = [r for r in out if r.seed in want]
+        return out
+
+    def done_seeds(self, rules: Rules, max_seconds: float | None) -> set[int]:
+        """Seeds that need no new search: decided, or unknown under at least this time limit."""
+        rid = rules_id(rules)
+        done = {s for (s,) in self._db.execute(
+            "SELECT seed FROM results WHERE rules_id = ? AND verdict != 'unknown'", (rid,))}
+        for seed, ms, lim in self._db.execute(
+                "SELECT seed, max_seconds, limit_hit FROM results WHERE rules_id = ? AND verdict = 'unknown'", (rid,)):
+            if lim == "seconds" and ms is not None and max_seconds is not None and ms >= max_seconds:
+                done.add(seed)
+        return done
+
+    def rules_in_store(self) -> list[tuple[str, str, dict]]:
+        return [(rid, name, json.loads(params))
+                for rid, name, params in self._db.execute("SELECT rules_id, name, params FROM rules ORDER BY name")]
+
+    def _row(self, row: tuple) -> StoredResult:
+        (_rid, rules, seed, verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit, rating,
+         metrics, version, _t) = row
+        return StoredResult(rules, seed, verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit,
+                            rating, None if metrics is None else json.loads(metrics), version)
+
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
+        cur = self._db.execute(
+            "SELECT rules, seed, verdict, nodes, seconds, best_score, solution_length, redeals, max_seconds, "
+            "limit_hit, rating, metrics, solver_version, rules_id, finished_at FROM results ORDER BY rules, seed")
+        for row in cur:
+            yield dict(zip(COLUMNS, row))
+
+    def export_csv(self, out: str) -> int:
+        """Write every row to a CSV file (metrics as a JSON column); returns the row count."""
+        n = 0
+        tmp = out + ".tmp"
+        try:
+            with open(tmp, "w", newline="", encoding="utf-8") as fh:
+                w = csv.writer(fh)
+                w.writerow(COLUMNS)
+                for d in self.iter_rows():
+                    w.writerow([d[c] for c in COLUMNS])
+                    n += 1
+            os.replace(tmp, out)
+        except OSError as e:
+            raise StoreError(f"cannot write {out!r}: {e.strerror}") from None
+        return n
