@@ -232,6 +232,215 @@ def solve(seed: int | None, deal_file: str | None, rules_name: str | None, rules
     return EXIT_CODES[result.verdict.value]
 
 
+class _Progress:
+    """A one-line progress bar on stderr: deals done, rate, counts so far, ETA.
+
+    On a terminal it redraws in place; otherwise it prints a line every 10 s.
+    """
+
+    def __init__(self, label: str, enabled: bool = True):
+        self.label = label
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, counts: dict, elapsed: float) -> None:
+        if not self.enabled:
+            return
+        if not self.tty and elapsed - self.last < 10 and done < total:
+            return
+        self.last = elapsed
+        rate = done / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else float("inf")
+        eta_s = "?" if eta == float("inf") else _duration(eta)
+        width = 24
+        fill = int(width * done / total) if total else width
+        bar = "#" * fill + "." * (width - fill)
+        line = (f"{self.label} [{bar}] {done}/{total} deals, {rate:.1f}/s, won {counts.get('solved', 0)} "
+                f"lost {counts.get('unsolvable', 0)} unknown {counts.get('unknown', 0)}, ETA {eta_s}")
+        if self.tty:
+            click.echo("\r" + line + " " * 4, err=True, nl=done >= total)
+        else:
+            click.echo(line, err=True)
+
+
+def _duration(sec: float) -> str:
+    sec = int(sec)
+    if sec < 60:
+        return f"{sec}s"
+    if sec < 3600:
+        return f"{sec // 60}m{sec % 60:02d}s"
+    return f"{sec // 3600}h{sec % 3600 // 60:02d}m"
+
+
+def _jobs_default() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+@cli.command()
+@_rules_option
+@click.option("--seeds", "seeds_text", default="0:1000", show_default=True, metavar="START:STOP",
+              help="Seeds to study: START:STOP (STOP excluded), a seed, or a comma list.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Local worker processes (default: the core count).")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              help="Time limit per deal; a deal that hits it counts as unknown.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+              help="Node limit per deal (reproducible, unlike time); a deal that hits it counts as unknown.")
+@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=640, show_default=True,
+              help="Transposition table cap per worker in MiB.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite result store: finished deals are saved as they come and skipped when run again.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, jobs: int | None, max_seconds: float,
+            max_nodes: int | None, max_memory_mb: int, db: str | None, scheduler: str | None, as_json: bool, quiet: bool) -> int:
+    """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways."""
+    from .store import ResultStore
+    from .study import estimate_win_rate, parse_seeds
+
+    r = _resolve_rules(rules_name, rules_file)
+    seeds = parse_seeds(seeds_text)
+    store = ResultStore(db) if db else None
+    prog = _Progress(r.name, enabled=not quiet)
+    try:
+        if store is not None and not quiet:
+            done = len(store.done_seeds(r, max_seconds) & set(seeds))
+            if done:
+                click.echo(f"{db}: {done} of {len(seeds)} deals already done; resuming", err=True)
+        wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
+                               progress=prog, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+    except KeyboardInterrupt:
+        saved = f"; finished deals are saved in {db}: run again to resume" if db else ""
+        click.echo(f"\ncanfield: interrupted{saved}", err=True)
+        return 130
+    finally:
+        if store is not None:
+            store.close()
+    if as_json:
+        click.echo(json.dumps(wr.to_dict()))
+    else:
+        click.echo(str(wr))
+        click.echo(f"{wr.searched} deals searched, {wr.reused} taken from the store, {wr.wall_seconds:.1f} s wall, "
+                   f"{max_seconds:g} s per deal limit")
+    return 0
+
+
+@cli.command()
+@click.option("--db", "db", type=click.Path(dir_okay=False, exists=True), required=True, help="The result store.")
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), required=True, help="CSV file to write.")
+def export(db: str, csv_out: str) -> int:
+    """Write every stored result to CSV (one row per rules and seed)."""
+    from .store import ResultStore
+
+    with ResultStore(db, create=False) as st:
+        n = st.export_csv(csv_out)
+    click.echo(f"wrote {n} rows to {csv_out}", err=True)
+    return 0
+
+
+def _analysis_lines(a: Any, full: int) -> list[str]:
+    where = f"seed {a.seed}" if a.seed is not None else "deal"
+    lines = [f"{where} · {a.rules}: {a.verdict}, rated {a.rating}"]
+    lines.append(f"  search            {a.nodes:,} nodes, {a.seconds:.2f} s in all"
+                 + (f" (stopped by the {a.limit} limit)" if a.limit else ""))
+    if a.verdict == "solved":
+        lines.append(f"  solution          {a.solution_length} moves, {a.redeals} redeals")
+        lines.append(f"  critical          {a.critical_positions} positions on the solution where a move "
+                     f"loses ({a.positions_probed} alternatives probed)")
+    lines.append(f"  first moves       {a.winning_first_moves} of {a.first_moves} win"
+                 + (f" ({a.unknown_first_moves} undecided by the probe)" if a.unknown_first_moves else ""))
+    lines.append(f"  best score        {a.best_score}/{full}")
+    lines.append(f"  greedy player     {'won' if a.greedy_won else 'lost'} ({a.greedy_score}/{full})")
+    if a.playouts:
+        lines.append(f"  random player     won {a.random_wins} of {a.playouts} games "
+                     f"(best {a.random_best_score}/{full})")
+    return lines
+
+
+@cli.command()
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number.")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, help="Deal JSON file.")
+@_rules_option
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              help="Time limit of the main search.")
+@click.option("--probe-nodes", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Node limit of each search behind the first-move and critical-position counts.")
+@click.option("--playouts", type=click.IntRange(min=0), default=50, show_default=True,
+              help="Random-player games.")
+@click.option("--playout-seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random player (same seed, same games).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def analyze(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,
+            max_seconds: float, probe_nodes: int, playouts: int, playout_seed: int, as_json: bool) -> int:
+    """How hard a deal is: search effort, solution, critical positions, greedy and random players, rating."""
+    from .analysis import analyze as _analyze
+
+    d = _load_deal(seed, deal_file, rules_name, rules_file)
+    a = _analyze(d, max_seconds=max_seconds, probe_nodes=probe_nodes, playouts=playouts, playout_seed=playout_seed)
+    if as_json:
+        click.echo(json.dumps(a.to_dict()))
+    else:
+        click.echo("\n".join(_analysis_lines(a, 4 * d.rules.ranks)))
+    return 0
+
+
+@cli.command()
+@_rules_option
+@click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "very-hard", "any"]), default="any",
+              show_default=True, help="Rating of the deals to print (see 'canfield analyze').")
+@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="How many seeds.")
+@click.option("--start", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="First seed to consider.")
+@click.option("--max-candidates", type=click.IntRange(min=1), default=None,
+              help="Give up after analysing this many seeds (default: 200 x --count).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local worker processes.")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Time limit per deal.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
+              help="Result store: analysed deals are saved and reused.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {seed, rating, ...}.")
+def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count: int, start: int,
+         max_candidates: int | None, jobs: int | None, max_seconds: float, db: str | None, as_json: bool) -> int:
+    """Print winnable seeds of a given difficulty rating, one per line."""
+    from .store import ResultStore
+    from .study import run_study
+
+    r = _resolve_rules(rules_name, rules_file)
+    want = difficulty.replace("-", " ")
+    limit = max_candidates or 200 * count
+    store = ResultStore(db) if db else None
+    picked: list[Any] = []
+    seed = start
+    batch = max(2 * (jobs or _jobs_default()), min(count * 4, 64))
+    try:
+        while len(picked) < count and seed - start < limit:
+            seeds = list(range(seed, min(seed + batch, start + limit)))
+            seed += len(seeds)
+            wr = run_study(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, with_metrics=True)
+            for row in wr.results:
+                ok = row.verdict == "solved" and (want == "any" or row.rating == want)
+                if ok and len(picked) < count:
+                    picked.append(row)
+                    if not as_json:
+                        click.echo(f"{row.seed}\t{row.rating}")
+    finally:
+        if store is not None:
+            store.close()
+    if as_json:
+        click.echo(json.dumps([{"seed": p.seed, "rating": p.rating, "nodes": p.nodes,
+                                "solution_length": p.solution_length} for p in picked]))
+    if len(picked) < count:
+        click.echo(f"canfield: found {len(picked)} of {count} {difficulty} deals in {seed - start} seeds "
+                   f"from {start}; raise --max-candidates", err=True)
+        return 1
+    return 0
+
+
 @cli.command()
 def rules() -> None:
     """List the rules presets."""

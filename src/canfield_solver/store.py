@@ -89,11 +89,11 @@ class ResultStore:
         except sqlite3.Error as e:
             raise StoreError(f"cannot open result store {self.path!r}: {e}") from None
         try:
+            if exists:
+                self._check_schema()  # before any write, so a foreign file is never touched
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            if exists:
-                self._check_schema()
-            else:
+            if not exists:
                 self._create()
         except sqlite3.DatabaseError as e:
             self._db.close()

@@ -61,16 +61,17 @@ def parse_seeds(text: str) -> list[int]:
     for part in str(text).split(","):
         part = part.strip()
         try:
-            if ":" in part:
-                a, b = part.split(":")
-                lo, hi = int(a), int(b)
-                if hi < lo:
-                    raise CanfieldError(f"seed range {part!r} is empty: stop must not be below start")
-                seeds.extend(range(lo, hi))
-            else:
-                seeds.append(int(part))
+            bounds = [int(x) for x in part.split(":")]
         except ValueError:
             raise CanfieldError(f"bad seeds {text!r}: expected START:STOP, a seed, or a comma list") from None
+        if len(bounds) == 1:
+            seeds.append(bounds[0])
+        elif len(bounds) == 2:
+            if bounds[1] < bounds[0]:
+                raise CanfieldError(f"seed range {part!r} is empty: stop must not be below start")
+            seeds.extend(range(bounds[0], bounds[1]))
+        else:
+            raise CanfieldError(f"bad seeds {text!r}: expected START:STOP, a seed, or a comma list")
     for s in seeds:
         if not 0 <= s < 2**64:
             raise CanfieldError(f"seed {s} is out of range 0..2**64-1")

@@ -1,0 +1,318 @@
+"""Studies, the result store, resume after kills, the Dask path, analysis and the players."""
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from canfield_solver import Deal, Position, preset_names, replay
+from canfield_solver.analysis import RATINGS, analyze, greedy_play, random_play, rate
+from canfield_solver.cli import cli
+from canfield_solver.store import ResultStore, StoreError, StoredResult
+from canfield_solver.study import estimate_win_rate, parse_seeds, run_study, summarize, wilson_interval
+
+from test_solver import needs_jit
+
+# --- Wilson intervals --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "k, n, lo, hi",
+    [
+        # Hand-computed from the closed form; the first three are textbook values.
+        (5, 10, 0.2366, 0.7634),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (81, 263, 0.2553, 0.3662),
+        (712_450, 1_000_000, 0.71156, 0.71334),
+    ],
+)
+def test_wilson_interval_known_values(k, n, lo, hi):
+    got = wilson_interval(k, n)
+    digits = 5 if n >= 10**6 else 4
+    assert round(got[0], digits) == lo and round(got[1], digits) == hi
+
+
+def test_wilson_interval_edges():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(3, 2)
+
+
+def _row(seed, verdict, **kw):
+    base = dict(rules="canfield", seed=seed, verdict=verdict, nodes=10, seconds=0.1, best_score=5,
+                solution_length=0, redeals=0, max_seconds=1.0, limit_hit=None)
+    base.update(kw)
+    return StoredResult(**base)
+
+
+def test_summary_counts_unknowns_both_ways():
+    rows = [_row(0, "solved"), _row(1, "solved"), _row(2, "unsolvable"), _row(3, "unknown", limit_hit="seconds")]
+    wr = summarize("canfield", rows)
+    assert (wr.won, wr.lost, wr.unknown, wr.deals) == (2, 1, 1, 4)
+    assert wr.rate == pytest.approx(2 / 3)  # unknowns are not folded into lost
+    assert wr.interval == wilson_interval(2, 3)
+    assert wr.interval_all == (wilson_interval(2, 4)[0], wilson_interval(3, 4)[1])
+
+
+def test_parse_seeds():
+    assert parse_seeds("0:5") == [0, 1, 2, 3, 4]
+    assert parse_seeds("3,1,3,0:2") == [3, 1, 0]
+    for bad in ("x", "5:2", "-1", "1:2:3"):
+        with pytest.raises(ValueError):
+            parse_seeds(bad)
+
+
+# --- The store ---------------------------------------------------------------------------------------
+
+
+def test_store_round_trip_and_done_seeds(tmp_path):
+    from canfield_solver import get_rules
+
+    r = get_rules("canfield")
+    path = tmp_path / "s.sqlite"
+    with ResultStore(path) as st:
+        st.put_many(r, [_row(0, "solved", solution_length=180), _row(1, "unknown", limit_hit="seconds"),
+                        _row(2, "unsolvable"), _row(3, "unknown", limit_hit="nodes")])
+    with ResultStore(path) as st:
+        assert st.get(r, 0).solution_length == 180
+        assert st.get(r, 9) is None
+        assert st.done_seeds(r, 1.0) == {0, 1, 2}     # unknown at the same time limit: not redone
+        assert st.done_seeds(r, 5.0) == {0, 2}        # a larger limit retries it
+        assert st.results(get_rules("canfield-draw1")) == []  # other rules never mix
+        st.put(r, _row(1, "solved"))                  # a retry replaces the row, never adds one
+        assert [x.verdict for x in st.results(r)] == ["solved", "solved", "unsolvable", "unknown"]
+
+
+def test_store_refuses_other_files_without_touching_them(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("my notes\n")
+    with pytest.raises(StoreError, match="not a canfield-solver result store"):
+        ResultStore(text)
+    assert text.read_text() == "my notes\n"
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE t (x)")
+    con.commit()
+    con.close()
+    before = other.read_bytes()
+    with pytest.raises(StoreError, match="not a canfield-solver result store"):
+        ResultStore(other)
+    assert other.read_bytes() == before
+
+
+def test_cli_store_errors_are_one_line(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_text("hello")
+    res = CliRunner().invoke(cli, ["winrate", "--seeds", "0:2", "--db", str(bad)])
+    assert res.exit_code == 2
+    assert "not a canfield-solver result store" in res.output
+    res = CliRunner().invoke(cli, ["winrate", "--seeds", "9:2"])
+    assert res.exit_code == 2 and "empty" in res.output
+    res = CliRunner().invoke(cli, ["export", "--db", str(tmp_path / "none.db"), "--csv", str(tmp_path / "o.csv")])
+    assert res.exit_code == 2
+
+
+# --- Studies -----------------------------------------------------------------------------------------
+
+# Seeds 2..27 of canfield: 300k nodes decide most and stop a few (same answer every run).
+STUDY_SEEDS = list(range(2, 28))
+STUDY_NODES = 300_000
+
+
+@needs_jit
+def test_study_reuses_the_store(tmp_path):
+    db = tmp_path / "s.sqlite"
+    wr = estimate_win_rate("canfield", STUDY_SEEDS[:10], jobs=1, max_seconds=None, store=db,
+                           max_nodes=STUDY_NODES)
+    assert wr.deals == 10 and wr.searched == 10 and wr.reused == 0
+    assert wr.won + wr.lost + wr.unknown == 10
+    again = estimate_win_rate("canfield", STUDY_SEEDS[:10], jobs=1, max_seconds=None, store=db,
+                              max_nodes=STUDY_NODES)
+    decided = wr.won + wr.lost
+    assert again.reused == decided and again.searched == wr.unknown  # only node-limited unknowns are retried
+    assert (again.won, again.lost, again.unknown) == (wr.won, wr.lost, wr.unknown)
+    # Every solved row's length is a real winning line.
+    with ResultStore(db) as st:
+        for row in st.results(Deal.from_seed(0).rules):
+            if row.verdict == "solved":
+                assert row.solution_length > 0
+
+
+def _table(db):
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT seed, verdict, nodes, best_score, solution_length FROM results ORDER BY seed").fetchall()
+    con.close()
+    return rows
+
+
+def _children(pid):
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    return [int(x) for x in out]
+
+
+def _count(db):
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        con.close()
+        return n
+    except sqlite3.Error:
+        return 0
+
+
+@needs_jit
+def test_resume_after_kill_9_of_a_worker_and_the_parent(tmp_path):
+    """Kill a worker and then the parent with SIGKILL mid-study; the resumed table equals an uninterrupted one."""
+    seeds = f"{STUDY_SEEDS[0]}:{STUDY_SEEDS[-1] + 1}"
+    args = ["--seeds", seeds, "--max-nodes", str(STUDY_NODES), "--max-seconds", "600", "-j", "2", "-q"]
+    cmd = [sys.executable, "-m", "canfield_solver.cli", "winrate"]
+    whole = tmp_path / "whole.sqlite"
+    subprocess.run(cmd + args + ["--db", str(whole)], check=True, capture_output=True, timeout=600)
+
+    cut = tmp_path / "cut.sqlite"
+    proc = subprocess.Popen(cmd + args + ["--db", str(cut)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.time() + 300
+        while _count(cut) < 4 and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        workers = [c for c in _children(proc.pid) if _children(c) == []]
+        assert proc.poll() is None and workers, "the study ended before it could be interrupted"
+        os.kill(workers[-1], signal.SIGKILL)
+        n_after_worker = _count(cut)
+        while _count(cut) < n_after_worker + 3 and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    partial = _count(cut)
+    assert 0 < partial < len(STUDY_SEEDS), partial
+    res = subprocess.run(cmd + args + ["--db", str(cut), "--json"], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)  # stdout holds only the JSON
+    assert out["deals"] == len(STUDY_SEEDS) and out["reused"] >= 1
+    assert _table(cut) == _table(whole)
+
+
+@needs_jit
+def test_dask_cluster_agrees_with_local_processes(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    seeds = STUDY_SEEDS[:12]
+    local = run_study("canfield", seeds, jobs=2, max_seconds=None, max_nodes=STUDY_NODES)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        db = tmp_path / "dask.sqlite"
+        remote = run_study("canfield", seeds, max_seconds=None, max_nodes=STUDY_NODES, store=db,
+                           scheduler=c.scheduler_address)
+    key = lambda w: [(r.seed, r.verdict, r.nodes, r.best_score, r.solution_length) for r in w.results]  # noqa: E731
+    assert key(local) == key(remote)
+    assert len(_table(db)) == len(seeds)
+
+
+def test_unreachable_scheduler_is_a_clear_error():
+    pytest.importorskip("distributed")
+    from canfield_solver.study import StudyError
+
+    with pytest.raises(StudyError, match="cannot reach the Dask scheduler"):
+        run_study("canfield", [2], scheduler="tcp://127.0.0.1:1", max_seconds=1)
+
+
+# --- Players and analysis ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_players_play_only_legal_moves(preset):
+    for seed in range(3):
+        deal = Deal.from_seed(seed, preset)
+        games = [greedy_play(deal)] + [random_play(deal, random.Random(seed)) for _ in range(2)]
+        for g in games:
+            res = replay(deal, list(g.moves), strict=True)  # strict: every move legal in the reference engine
+            assert res.legal, res.error
+            assert res.position.score == g.score and res.position.is_won() == g.won
+            if not g.won:
+                assert _no_fresh_move(deal, g.moves), "a player stopped while a new position was reachable"
+
+
+def _no_fresh_move(deal, moves):
+    pos = Position(deal)
+    seen = {pos.key()}
+    for m in moves:
+        pos.play(m)
+        k = pos.key()
+        assert k not in seen, "a player returned to a position it had seen"
+        seen.add(k)
+    for m in pos.legal_moves():
+        pos.play(m)
+        fresh = pos.key() not in seen
+        pos.undo()
+        if fresh:
+            return False
+    return True
+
+
+def test_random_player_is_reproducible():
+    deal = Deal.from_seed(5)
+    rng_a, rng_b = random.Random(7), random.Random(7)
+    a = [random_play(deal, rng_a).moves for _ in range(3)]
+    b = [random_play(deal, rng_b).moves for _ in range(3)]
+    assert a == b and len(set(a)) > 1
+
+
+def test_rating_table():
+    assert rate("unsolvable", False, 0.0, 0, 10) == "lost"
+    assert rate("unknown", False, 0.0, 0, 10) == "unknown"
+    assert rate("solved", True, 0.0, 50, 10**7) == "easy"
+    assert rate("solved", False, 0.02, 50, 10**7) == "easy"
+    assert rate("solved", False, 0.0, 10, 10**4) == "medium"
+    assert rate("solved", False, 0.0, 11, 10**4) == "hard"
+    assert rate("solved", False, 0.0, 30, 10**6) == "hard"
+    assert rate("solved", False, 0.0, 31, 10) == "very hard"
+    assert set(RATINGS) >= {"easy", "medium", "hard", "very hard", "lost", "unknown"}
+
+
+@needs_jit
+def test_analyze_a_won_and_a_lost_deal():
+    won = analyze(2, "canfield", max_seconds=10, playouts=5)
+    assert won.verdict == "solved" and won.rating in RATINGS[:4]
+    assert replay(Deal.from_seed(2), list(won.moves)).position.is_won()
+    assert won.solution_length == len(won.moves) and won.redeals == won.moves.count("redeal")
+    assert won.first_moves == len(Position(Deal.from_seed(2)).legal_moves())
+    assert 1 <= won.winning_first_moves <= won.first_moves
+    assert won.playouts == 5 and 0 <= won.random_wins <= 5
+    lost = analyze(4, "canfield", max_seconds=10, playouts=3)
+    assert lost.verdict == "unsolvable" and lost.rating == "lost" and lost.winning_first_moves == 0
+    assert lost.critical_positions == 0 and lost.moves == ()
+    again = analyze(2, "canfield", max_seconds=10, playouts=5)
+    assert again.to_dict() | {"seconds": 0} == won.to_dict() | {"seconds": 0}  # reproducible
+
+
+@needs_jit
+def test_cli_analyze_and_pick(tmp_path):
+    res = CliRunner().invoke(cli, ["analyze", "--seed", "4", "--playouts", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["rating"] == "lost"
+    db = tmp_path / "p.sqlite"
+    res = CliRunner().invoke(cli, ["pick", "--count", "2", "--max-seconds", "2", "--db", str(db), "-j", "1",
+                                   "--json"])
+    assert res.exit_code == 0, res.output
+    picked = json.loads(res.output.strip().splitlines()[-1])
+    assert len(picked) == 2
+    for p in picked:
+        assert p["rating"] in RATINGS[:4]
+        from canfield_solver.solver import solve
+
+        assert solve(p["seed"], max_seconds=10).solved
+    with ResultStore(db) as st:
+        rows = st.results(Deal.from_seed(0).rules)
+        assert rows and all(r.rating is not None and r.metrics for r in rows)
