@@ -145,13 +145,19 @@ class Position:
             return []
         mode = self.rules.column_moves
         counts: list[int | None] = []
-        if mode in ("top-and-whole", "runs") or n == 1:
+        if mode in ("top-and-whole", "runs", "whole-or-freeing") or n == 1:
             counts.append(1)
-        if mode == "runs":
+        if mode in ("runs", "whole-or-freeing"):
             counts += list(range(2, n))
         if n >= 2:
             counts.append(None)
         return counts
+
+    def _part_may_move(self, col: list[int], k: int) -> bool:
+        """Under ``whole-or-freeing`` a part moves onto a column only if the card it uncovers fits its foundation."""
+        if self.rules.column_moves != "whole-or-freeing" or k >= len(col):
+            return True
+        return self.fits_foundation(col[-k - 1])
 
     def legal_moves(self) -> list[str]:
         """Every legal move, in SPEC §4 notation, in a fixed order."""
@@ -194,7 +200,7 @@ class Position:
                     if j == i:
                         continue
                     if tab[j]:
-                        if self.fits_on(moving, tab[j][-1]):
+                        if self.fits_on(moving, tab[j][-1]) and self._part_may_move(col, k):
                             yield Move("T", i + 1, "T", j + 1, count)
                     elif rules.gap_fill == "any" and self._gaps_open() and k < len(col):
                         yield Move("T", i + 1, "T", j + 1, count)
@@ -259,7 +265,7 @@ class Position:
             col = tab[m.src_col - 1]
             k = len(col) if m.count is None else m.count
             whole = k == len(col)
-            if not whole and k > 1 and rules.column_moves != "runs":
+            if not whole and k > 1 and rules.column_moves not in ("runs", "whole-or-freeing"):
                 return f"only the top card or the whole column may move under rules {rules.name!r}"
             if not whole and k == 1 and rules.column_moves == "whole":
                 return (
@@ -267,9 +273,12 @@ class Position:
                     f"move the whole column with T{m.src_col}*>T{m.dst_col}"
                 )
         if dest:
-            if self.fits_on(card, dest[-1]):
-                return None
-            return f"{card_name(card)} does not fit on {card_name(dest[-1])}"
+            if not self.fits_on(card, dest[-1]):
+                return f"{card_name(card)} does not fit on {card_name(dest[-1])}"
+            if m.src == "T" and not self._part_may_move(tab[m.src_col - 1], k):
+                return (f"under rules {rules.name!r} part of a column moves onto another column only when the "
+                        f"card it uncovers, {card_name(tab[m.src_col - 1][-k - 1])}, can go to its foundation")
+            return None
         # An empty destination column.
         if not self._gaps_open():
             return "an empty column is filled from the reserve first"

@@ -18,7 +18,7 @@ __all__ = ["Rules", "PRESETS", "get_rules", "preset_names"]
 
 BUILDS = ("alternate", "suit", "any")
 TABLEAU_WRAPS = ("full", "relative-to-base", "none")
-COLUMN_MOVES = ("top-and-whole", "whole", "runs")
+COLUMN_MOVES = ("top-and-whole", "whole", "runs", "whole-or-freeing")
 GAP_FILLS = ("waste", "any")
 
 # Limits of the packed search state (see _search/layout.py).
@@ -56,7 +56,9 @@ class Rules:
         What may move between non-empty columns: ``"top-and-whole"`` (the top
         card alone or the whole column), ``"whole"`` (whole columns only; a
         lone top card goes only to a foundation), ``"runs"`` (any part of a
-        column from some card to the top).
+        column from some card to the top), ``"whole-or-freeing"`` (the whole
+        column, or a part of it only when the card it uncovers can then go
+        to its foundation; with ``gap_fill="any"`` any part may go into a gap).
     gap_fill
         Once the reserve is empty, what may fill a gap: ``"waste"`` (the waste
         top only) or ``"any"`` (the waste top, or cards from another column).
@@ -250,6 +252,15 @@ PRESETS: dict[str, Rules] = {
             moves_while_gap_open=False,
             description="the published solver's canfield-strict: whole columns only, ranks wrap relative to "
                         "the base, no column moves while a gap is open",
+        ),
+        Rules(
+            name="solvitaire-canfield",
+            column_moves="whole-or-freeing",
+            gap_fill="any",
+            tableau_wrap="relative-to-base",
+            description="the published solver's canfield: ranks wrap relative to the base; whole columns move, "
+                        "a part only when the card it uncovers can go to its foundation; once the reserve is "
+                        "empty a gap takes the waste top or any part of a column",
         ),
         Rules(
             name="storehouse-aces",

@@ -97,7 +97,7 @@ class SolveResult:
 
 
 _BUILD = {"alternate": 0, "suit": 1, "any": 2}
-_COLMOVES = {"top-and-whole": 0, "whole": 1, "runs": 2}
+_COLMOVES = {"top-and-whole": 0, "whole": 1, "runs": 2, "whole-or-freeing": 3}
 
 
 def _safe_mode(r: Rules) -> int:
@@ -137,7 +137,7 @@ def _max_moves(r: Rules, ntalon: int) -> int:
     """An upper bound on the moves the kernel generates in one position (the row width)."""
     n = r.columns
     longest = 4 * r.ranks  # no column is longer than the deck
-    run_lengths = {"top-and-whole": 1, "whole": 0, "runs": longest}[r.column_moves]
+    run_lengths = {"top-and-whole": 1, "whole": 0, "runs": longest, "whole-or-freeing": longest}[r.column_moves]
     reserve = 1 + n
     waste = ntalon * (1 + n)
     tableau = n + n * (n - 1) * (1 + run_lengths)

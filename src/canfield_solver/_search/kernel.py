@@ -23,7 +23,7 @@ from .layout import MARK_BIT, RDL_SHIFT, RES_SHIFT, WPOS_SHIFT
 P_RANKS = 0
 P_NCOLS = 1
 P_BUILD = 2       # 0 alternate colours, 1 same suit, 2 any suit (for the key's suit bits)
-P_COLMOVES = 3    # 0 top card or whole column, 1 whole column only, 2 runs
+P_COLMOVES = 3    # 0 top card or whole column, 1 whole column only, 2 runs, 3 whole or freeing parts
 P_GAPFILL = 4     # once the reserve is empty: 0 waste top only, 1 any card
 P_AUTOFILL = 5    # 1: gaps are filled at once from the reserve
 P_DRAW = 6
@@ -362,17 +362,19 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch,
         ln = sc[d, SC_LEN + c]
         if ln < 2:  # a lone card moving is a whole column (step 3)
             continue
-        kmax = 1 if colmoves == 0 else (ln - 1 if colmoves == 2 else 0)
+        kmax = 1 if colmoves == 0 else (ln - 1 if colmoves >= 2 else 0)
         if kmax > ln - 1:
             kmax = ln - 1
         for kk in range(1, kmax + 1):
             card = cols[d, c, ln - kk]
+            # Mode 3: a part moves onto a column only if the card it uncovers fits its foundation.
+            frees = colmoves != 3 or _fits_f(cols[d, c, ln - kk - 1], sc, d, params, lut)
             for t in range(ncols):
                 if t == c or (c == undo_src and t == undo_dst and kk == undo_cnt):
                     continue
                 lt = sc[d, SC_LEN + t]
                 if lt > 0:
-                    if _fits_on(card, cols[d, t, lt - 1], lut):
+                    if frees and _fits_on(card, cols[d, t, lt - 1], lut):
                         out[n] = _mv(K_TT, c, t, kk, 0)
                         n += 1
                 elif gap_any and gaps_open:

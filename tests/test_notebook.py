@@ -1,0 +1,27 @@
+"""The notebook runs top to bottom (at a small size) through the public API."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from test_solver import needs_jit
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "difficulty.ipynb"
+
+
+@needs_jit
+def test_difficulty_notebook_executes(monkeypatch):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("ipykernel")
+    monkeypatch.setenv("CANFIELD_NB_DEALS", "12")
+    monkeypatch.setenv("CANFIELD_NB_SECONDS", "1")
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert "canfield: 12 deals" in text and "seed 2:" in text
