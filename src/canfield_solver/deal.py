@@ -123,6 +123,10 @@ class Deal:
             raise DealError("deal field 'tableau' must be a list of columns, each a list of cards")
         tableau = tuple(pile(f"tableau column {i + 1}", col) for i, col in enumerate(tab))
         foundations: list[tuple[int, ...]] = []
+        if r.base_removed and "foundations" not in data:
+            rank = "A23456789TJQK"[int(r.base)]
+            raise DealError(f"rules {r.name!r} start all four foundations with the {rank}s: give 'foundations', "
+                            f"e.g. [[\"{rank}C\"], [\"{rank}D\"], [\"{rank}H\"], [\"{rank}S\"]]")
         if "foundation" in data and "foundations" in data:
             raise DealError("give either 'foundation' (the base card) or 'foundations' (the piles), not both")
         if "foundation" in data:

@@ -169,7 +169,19 @@ def _solve_chunk(rules: Rules, seeds: Sequence[int], max_seconds: float | None, 
     return out
 
 
-def _warm() -> None:  # load the compiled kernel once per worker, before timing matters
+def _warm() -> None:
+    """Worker start-up: exit when the parent dies (even by kill -9), load the compiled kernel."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="canfield-parent-watch").start()
     from .solver import solve
 
     solve(2, "canfield", max_nodes=1000)
