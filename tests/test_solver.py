@@ -164,14 +164,25 @@ def test_readme_first_command_runs():
 
 
 @needs_jit
-def test_compat_preset_agrees_deal_by_deal_with_reference_solver():
+@pytest.mark.parametrize("preset, column", [("solvitaire-canfield-strict", "whole_pile_subset"),
+                                            ("solvitaire-canfield", "sequences_subset")])
+def test_compat_preset_agrees_deal_by_deal_with_reference_solver(preset, column):
     """Under the published solver's own rules our verdict must equal its verdict."""
-    rows = [r for r in reference_rows() if r["whole_pile_subset_verdict"] in ("solved", "unsolvable")
-            and int(r["whole_pile_subset_states"]) < 300_000]
+    rows = [r for r in reference_rows() if r[f"{column}_verdict"] in ("solved", "unsolvable")
+            and int(r[f"{column}_states"]) < 300_000]
     assert len(rows) > 100
     for row in rows:
-        r = solve(int(row["seed"]), "solvitaire-canfield-strict", max_seconds=20)
-        assert r.verdict.value == row["whole_pile_subset_verdict"], (row["seed"], r.verdict)
+        r = solve(int(row["seed"]), preset, max_seconds=20)
+        assert r.verdict.value == row[f"{column}_verdict"], (row["seed"], r.verdict)
+
+
+@needs_jit
+def test_sequences_wins_wherever_the_published_solver_wins():
+    """Its default Canfield's moves are a subset of canfield-sequences: its wins must be ours."""
+    rows = [r for r in reference_rows() if r["sequences_subset_verdict"] == "solved"
+            and int(r["sequences_subset_states"]) < 300_000][:40]
+    for row in rows:
+        assert solve(int(row["seed"]), "canfield-sequences", max_seconds=20).solved, row["seed"]
 
 
 def test_depth_cap_gives_unknown_not_unsolvable(monkeypatch):

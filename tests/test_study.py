@@ -220,10 +220,12 @@ def test_dask_cluster_agrees_with_local_processes(tmp_path):
     assert len(_table(db)) == len(seeds)
 
 
-def test_unreachable_scheduler_is_a_clear_error():
+def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
     pytest.importorskip("distributed")
+    from canfield_solver import study
     from canfield_solver.study import StudyError
 
+    monkeypatch.setattr(study, "DASK_CONNECT_TIMEOUT", "2s")
     with pytest.raises(StudyError, match="cannot reach the Dask scheduler"):
         run_study("canfield", [2], scheduler="tcp://127.0.0.1:1", max_seconds=1)
 

@@ -32,6 +32,7 @@ __all__ = [
 
 Z95 = 1.959963984540054
 MAX_POOL_RESTARTS = 3
+DASK_CONNECT_TIMEOUT = "20s"
 
 
 class StudyError(CanfieldError):
@@ -328,7 +329,7 @@ def _run_dask(address: str, rules: Rules, chunks: list[list[int]], args: tuple, 
     except ImportError:
         raise StudyError("--scheduler needs Dask: pip install 'canfield-solver[dask]'") from None
     try:
-        client = Client(address, timeout="20s")
+        client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as e:
         raise StudyError(f"cannot reach the Dask scheduler at {address}: {e}") from None
     try:
