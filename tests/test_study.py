@@ -318,3 +318,28 @@ def test_cli_analyze_and_pick(tmp_path):
     with ResultStore(db) as st:
         rows = st.results(Deal.from_seed(0).rules)
         assert rows and all(r.rating is not None and r.metrics for r in rows)
+
+
+@needs_jit
+def test_ctrl_c_stops_a_study_cleanly_and_keeps_finished_deals(tmp_path):
+    db = tmp_path / "c.sqlite"
+    cmd = [sys.executable, "-m", "canfield_solver.cli", "winrate", "--seeds", "0:400", "--db", str(db),
+           "--max-nodes", str(STUDY_NODES), "--max-seconds", "600", "-j", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.time() + 300
+        while _count(db) < 3 and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert proc.returncode == 130, err
+    assert "interrupted; finished deals are saved" in err and "Traceback" not in err
+    assert out == ""
+    kept = _table(db)
+    assert 3 <= len(kept) < 400
+    assert all(v in ("solved", "unsolvable", "unknown") for _, v, *_ in kept)

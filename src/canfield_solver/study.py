@@ -172,8 +172,10 @@ def _solve_chunk(rules: Rules, seeds: Sequence[int], max_seconds: float | None, 
 
 def _warm() -> None:
     """Worker start-up: exit when the parent dies (even by kill -9), load the compiled kernel."""
+    import signal
     import threading
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
     parent = os.getppid()
 
     def watch() -> None:
@@ -315,8 +317,9 @@ def _run_local(jobs: int, rules: Rules, chunks: list[list[int]], args: tuple, re
             print(f"canfield: a worker process died; restarting the pool and re-running "
                   f"{sum(map(len, inflight.values()))} unfinished deals", file=sys.stderr)
         except BaseException:
+            procs = list((getattr(ex, "_processes", None) or {}).values())
             ex.shutdown(wait=False, cancel_futures=True)
-            for p in list(getattr(ex, "_processes", {}).values()):
+            for p in procs:
                 p.terminate()
             raise
         finally:
