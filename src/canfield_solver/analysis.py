@@ -17,8 +17,10 @@ decided:
   least one legal move leads to a position the solver proves lost (each
   probe is a bounded search; a probe that runs out counts as not lost).
 
-Ratings (thresholds chosen from the spread over seeds 2..39 of ``canfield``,
-where the greedy player wins none and random play wins 2 of 20 solved deals):
+Ratings (thresholds chosen from the spread over seeds 2..39 of ``canfield``:
+the greedy player wins none of the 23 won deals and random play wins 3 of
+1,150 games on them; the table rates them 2 easy, 7 medium, 10 hard, 4 very
+hard):
 
 =========  ===================================================================
 lost       the solver proved the deal cannot be won
