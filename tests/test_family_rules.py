@@ -212,3 +212,16 @@ def test_solvitaire_wraps_relative_to_the_base():
     p.play("T4>T3")
     full = make(tableau=[["5H"], ["4C"], ["AD"], ["KS"]], foundations=[["5C"]], reserve=["QD"])
     full.play("T2>T1")  # under full wrap it does
+
+
+def test_kernel_generates_the_same_freeing_moves():
+    from test_kernel import kernel_moves, reference_moves
+
+    for tableau, foundations in [
+        ([["7C", "6H", "5S"], ["7S"], ["2D"], ["3D"]], [["5C", "6C"]]),
+        ([["8C", "7H", "6S"], ["8S"], ["2D"], ["3D"]], [["5C", "6C"]]),
+        ([["8C", "7H", "6S"], ["9D"], [], ["3D"]], [["5C"]]),
+    ]:
+        reserve = ["4D"] if all(tableau) else []
+        p = make(rules="solvitaire-canfield", tableau=tableau, foundations=foundations, reserve=reserve)
+        assert kernel_moves(p) == reference_moves(p)

@@ -55,7 +55,7 @@ def reference_moves(pos):
     return want
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 200))
 def test_move_generation_equals_reference(seed, preset, rng, steps):
