@@ -29,7 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-seconds", type=float, default=30.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1, help="runs to take the median of")
+    ap.add_argument("--compare-bare", action="store_true",
+                    help="instead: time bare solve() calls in this process against a 1-worker study with a store "
+                         "on the same seeds (the overhead of the pool and the store, nothing else)")
     a = ap.parse_args(argv)
+    if a.compare_bare:
+        return compare_bare(a)
     seeds = parse_seeds(a.seeds)
     walls, overheads = [], []
     for i in range(a.repeat):
@@ -53,6 +58,27 @@ def main(argv: list[str] | None = None) -> int:
     for cores in (2, 64):
         hours = 1e6 * per_deal_core / cores / 3600
         print(f"  10^6 deals on {cores} cores: {hours:,.1f} h at {per_deal_core:.3f} core-s per deal")
+    return 0
+
+
+def compare_bare(a: argparse.Namespace) -> int:
+    from canfield_solver.solver import solve
+
+    seeds = parse_seeds(a.seeds)
+    solve(2, a.rules, max_nodes=1000)  # load the kernel first, as the workers do
+    bare, study = [], []
+    for _ in range(a.repeat):
+        t0 = time.perf_counter()
+        for s in seeds:
+            solve(s, a.rules, max_seconds=a.max_seconds)
+        bare.append(time.perf_counter() - t0)
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            run_study(a.rules, seeds, jobs=1, max_seconds=a.max_seconds, store=os.path.join(tmp, "b.sqlite"))
+            study.append(time.perf_counter() - t0)
+    b, s = statistics.median(bare), statistics.median(study)
+    print(f"{a.rules}: {len(seeds)} seeds, {a.max_seconds:g} s per deal, median of {a.repeat}: bare solve() calls "
+          f"{b:.1f} s, 1-worker study with a store {s:.1f} s (worker start-up included): overhead {100 * (s / b - 1):.1f}%")
     return 0
 
 
