@@ -123,11 +123,16 @@ def test_gap_is_filled_from_reserve_before_anything_else():
 
 
 def test_gap_filled_after_whole_column_moves_and_dealt_positions_have_no_gap():
-    deal = Deal.from_dict({
-        "reserve": ["KS", "QD"], "tableau": [[], ["3C"], ["2D"], ["JS"]], "foundations": [["6D"]],
-        "stock": [card_name(c) for c in range(52) if card_name(c) not in {"KS", "QD", "3C", "2D", "JS", "6D"}],
-        "waste": []}) if False else None
-    assert deal is None  # an empty column beside a non-empty reserve is refused at load (test_cards_rules_deal)
+    from canfield_solver import DealError
+
+    with pytest.raises(DealError, match="empty while the reserve has cards"):
+        Deal.from_dict({
+            "reserve": ["KS", "QD"], "tableau": [[], ["3C"], ["2D"], ["JS"]], "foundations": [["6D"]],
+            "stock": [card_name(c) for c in range(52) if card_name(c) not in {"KS", "QD", "3C", "2D", "JS", "6D"}],
+            "waste": []})
+    p = make(reserve=["KS", "QD"], tableau=[["8H", "7S"], ["9C"], ["2D"], ["JS"]], foundations=[["6D"]])
+    p.play("T1*>T2")
+    assert tops(p)[0] == "QD" and len(p.reserve) == 1
 
 
 def test_no_tableau_card_may_fill_a_gap():
