@@ -124,9 +124,7 @@ class Deal:
         tableau = tuple(pile(f"tableau column {i + 1}", col) for i, col in enumerate(tab))
         foundations: list[tuple[int, ...]] = []
         if r.base_removed and "foundations" not in data:
-            rank = "A23456789TJQK"[int(r.base)]
-            raise DealError(f"rules {r.name!r} start all four foundations with the {rank}s: give 'foundations', "
-                            f"e.g. [[\"{rank}C\"], [\"{rank}D\"], [\"{rank}H\"], [\"{rank}S\"]]")
+            raise _base_cards_missing(r)
         if "foundation" in data and "foundations" in data:
             raise DealError("give either 'foundation' (the base card) or 'foundations' (the piles), not both")
         if "foundation" in data:
@@ -209,7 +207,7 @@ class Deal:
         if fresh and self.rules.has_base_card:
             d["foundation"] = card_name(self.foundations[0][0])
         elif not fresh or self.rules.base_removed:
-            d["foundations"] = [_names(p) for p in sorted(self.foundations, key=lambda p: suit_of(p[0]))]
+            d["foundations"] = [_names(p) for p in self.foundations]  # already in suit order
         d["tableau"] = [_names(c) for c in self.tableau]
         d["stock"] = _names(self.stock)
         if not fresh:
@@ -323,6 +321,11 @@ def _validate(d: Deal) -> None:
     if r.has_base_card and not d.foundations:
         raise DealError("the deal has no base card on a foundation")
     if r.base_removed and len(d.foundations) != 4:
-        rank = "A23456789TJQK"[int(r.base)]
-        raise DealError(f"rules {r.name!r} start all four foundations with the {rank}s: give 'foundations', "
-                        f"e.g. [[\"{rank}C\"], [\"{rank}D\"], [\"{rank}H\"], [\"{rank}S\"]]")
+        raise _base_cards_missing(r)
+
+
+def _base_cards_missing(r: Rules) -> DealError:
+    """The error for a deal of ``base_removed`` rules without its four base cards on the foundations."""
+    rank = "A23456789TJQK"[int(r.base)]
+    return DealError(f"rules {r.name!r} start all four foundations with the {rank}s: give 'foundations', "
+                     f"e.g. [[\"{rank}C\"], [\"{rank}D\"], [\"{rank}H\"], [\"{rank}S\"]]")
