@@ -35,6 +35,9 @@ _SUITS = "CDHS"
 _RANKS = "A23456789TJQK"
 
 
+# Column-move modes in which any part of a column (a run) may move.
+_RUN_MODES = ("runs", "whole-or-freeing")
+
 class Position:
     """A position of one game, mutable: ``play`` changes it and ``undo`` takes a move back."""
 
@@ -145,9 +148,9 @@ class Position:
             return []
         mode = self.rules.column_moves
         counts: list[int | None] = []
-        if mode in ("top-and-whole", "runs", "whole-or-freeing") or n == 1:
+        if mode != "whole" or n == 1:
             counts.append(1)
-        if mode in ("runs", "whole-or-freeing"):
+        if mode in _RUN_MODES:
             counts += list(range(2, n))
         if n >= 2:
             counts.append(None)
@@ -265,7 +268,7 @@ class Position:
             col = tab[m.src_col - 1]
             k = len(col) if m.count is None else m.count
             whole = k == len(col)
-            if not whole and k > 1 and rules.column_moves not in ("runs", "whole-or-freeing"):
+            if not whole and k > 1 and rules.column_moves not in _RUN_MODES:
                 return f"only the top card or the whole column may move under rules {rules.name!r}"
             if not whole and k == 1 and rules.column_moves == "whole":
                 return (

@@ -217,7 +217,7 @@ PRESETS: dict[str, Rules] = {
             gap_autofill=False,
             gap_fill="any",
             description="reserve face up; gaps are not filled automatically and take any available card "
-                        "(reserve top, waste top, or a column's top card or whole column)",
+                        "(reserve top, waste top, or a column's top card)",
         ),
         Rules(
             name="rainbow",
