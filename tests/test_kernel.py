@@ -112,3 +112,78 @@ def test_keys_fold_the_main_draw_cycle_only():
         pos2.play(moves[0])
         k2, _ = kernel_key(pos2)
         assert k2 != k0
+
+
+def py_stuck(pos):
+    """SOLVER-NOTES §2 as written: the greatest set S of tableau cards that can never move."""
+    r = pos.rules
+
+    def rel(c):
+        return (c % 13 - pos.base_rank) % r.ranks
+
+    def home(c):
+        return rel(c) < pos.foundations[c // 13]
+
+    hosts = {c: [h for h in r.deck if _fits(pos, c, h)] for col in pos.tableau for c in col}
+    tableau = [c for col in pos.tableau for c in col]
+    s = set(tableau)
+    while True:
+        under = {col[j] for col in pos.tableau for i in range(len(col)) if col[i] in s for j in range(i)}
+        keep = {y for y in s
+                if any(x // 13 == y // 13 and rel(x) < rel(y) and not home(x) and (x in s or x in under)
+                       for x in tableau)
+                and all(home(h) or h in under for h in hosts[y])}
+        if keep == s:
+            return s
+        s = keep
+
+
+def _fits(pos, card, host):
+    from canfield_solver.deal import _fits_tableau
+    return _fits_tableau(pos.rules, pos.base_rank, card, host)
+
+
+def kernel_stuck(pos):
+    prob = _Problem(pos)
+    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+    m = int(K._stuck_closure(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix))
+    return {c for c in range(52) if m >> c & 1}
+
+
+def test_stuck_closure_equals_the_plain_rule():
+    # Random games that prefer building on columns (which is what buries
+    # cards) reach non-empty stuck sets; every position on the way is checked.
+    import random
+    rng = random.Random(7)
+    checked = fired = 0
+    for i in range(60):
+        preset = ["canfield", "canfield-whole-pile", "storehouse", "solvitaire-canfield-strict"][i % 4]
+        pos = Position(Deal.from_seed(rng.randrange(2**64), preset))
+        for _ in range(120):
+            want = py_stuck(pos)
+            assert kernel_stuck(pos) == want, (preset, pos.tableau)
+            checked += 1
+            fired += bool(want)
+            ms = pos.legal_moves()
+            if not ms:
+                break
+            build = [m for m in ms if ">T" in m and not m.startswith("T")]
+            pos.play(rng.choice(build) if build and rng.random() < 0.8 else rng.choice(ms))
+    assert fired >= 40, (fired, checked)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
+       st.integers(0, 200))
+def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
+    """After every move the kernel can make, the per-column key codes it updated equal codes built anew."""
+    pos = random_position(seed, preset, rng, steps)
+    prob = _Problem(pos)
+    out = np.zeros(512, np.int64)
+    n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.cols, prob.sc, prob.mask, out)
+    for mv in out[:n]:
+        K._copy_level(prob.cols, prob.sc, prob.mask, 0)
+        K._apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
+        got = prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS].copy()
+        K._init_codes(prob.cols, prob.sc, 1, prob.params)
+        assert list(got) == list(prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS]), (preset, int(mv))

@@ -123,6 +123,7 @@ def _params(r: Rules) -> np.ndarray:
     # foundation or a host on a non-empty column, never for a gap.
     p[K.P_STUCK] = 1 if r.gap_fill == "waste" else 0
     p[K.P_GAPLOCK] = 0 if r.moves_while_gap_open else 1
+    p[K.P_SUITBITS] = L.SUIT_BITS[_BUILD[r.build]]
     return p
 
 
@@ -163,6 +164,27 @@ def _lookup_table(r: Rules, base_rank: int) -> np.ndarray:
     return lut
 
 
+@functools.lru_cache(maxsize=64)
+def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
+    """The kernel's card bit masks (kernel.BM_*): lower cards of each suit, hosts, home cards.
+
+    Cached (never written to), like the lookup table.
+    """
+    lut = _lookup_table(r, base_rank)
+    bm = np.zeros(K.BM_SIZE, np.uint64)
+    for c in r.deck:
+        rel = int(lut[c, K.LUT_REL])
+        lower = [x for x in r.deck if x // 13 == c // 13 and int(lut[x, K.LUT_REL]) < rel]
+        hosts = [int(h) for h in lut[c, K.LUT_HOSTS:K.LUT_HOSTS + 4] if h >= 0]
+        bm[K.BM_LOWER + c] = np.uint64(sum(1 << x for x in lower))
+        bm[K.BM_HOSTS + c] = np.uint64(sum(1 << h for h in hosts))
+    for s in range(4):
+        suit = sorted((x for x in r.deck if x // 13 == s), key=lambda x: int(lut[x, K.LUT_REL]))
+        for f in range(len(suit) + 1):
+            bm[K.BM_HOME + s * 16 + f] = np.uint64(sum(1 << x for x in suit[:f]))
+    return bm
+
+
 class _Problem:
     """The arrays of one search."""
 
@@ -175,6 +197,7 @@ class _Problem:
         self.talon = np.array(talon_list + [0], np.int64)
         self.params = _params(r)
         self.lut = _lookup_table(r, pos.base_rank)
+        self.bm = _card_masks(r, pos.base_rank)
         self.cols = np.zeros((MAX_LEVELS, K.MAXCOLS, K.COLCAP), np.int8)
         self.sc = np.zeros((MAX_LEVELS, K.NSC), np.int64)
         self.mask = np.zeros(MAX_LEVELS, np.uint64)
@@ -187,10 +210,14 @@ class _Problem:
             self.sc[0, K.SC_LEN + c] = len(col)
             self.cols[0, c, : len(col)] = col
         self.mask[0] = np.uint64((1 << len(talon_list)) - 1)
+        K._init_codes(self.cols, self.sc, 0, self.params)
         self.moves = np.zeros((MAX_LEVELS, _max_moves(r, len(talon_list))), np.int64)
         self.nmoves = np.zeros(MAX_LEVELS, np.int64)
         self.midx = np.zeros(MAX_LEVELS, np.int64)
         self.stats = np.zeros(K.NSTATS, np.int64)
+        self.words = np.zeros(4, np.uint64)
+        self.scratch = np.zeros(512, np.int64)
+        self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
 
 
 def _coerce(deal_or_position: Any, rules: "str | Rules | None") -> tuple[Position, int | None]:
@@ -291,16 +318,17 @@ def solve(
                 if budget <= 0:
                     limit = "nodes"
                     break
-            status = K._search(prob.params, prob.reserve, prob.talon, prob.lut, prob.cols, prob.sc,
+            status = K._search(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc,
                                prob.mask, prob.moves, prob.nmoves, prob.midx, tt, st, budget,
-                               int(size * (FULL_LOAD if size == cap_entries else LOAD)))
+                               int(size * (FULL_LOAD if size == cap_entries else LOAD)),
+                               prob.words, prob.scratch, prob.prefix)
             if status == K.GROW:
                 if size == cap_entries:
                     limit = "memory"
                     break
                 new_size = min(size * 4, cap_entries)
                 new = np.zeros((new_size, kw), np.uint64)
-                K._tt_rehash(tt, new)
+                K._tt_rehash(tt, new, prob.words)
                 tt, size = new, new_size
                 continue
             if status in (K.SOLVED, K.EXHAUSTED):

@@ -18,6 +18,12 @@ from numba import njit
 
 from .layout import MARK_BIT, RDL_SHIFT, RES_SHIFT, WPOS_SHIFT
 
+# Kernel functions never allocate (every array is made in Python and passed
+# in), so they run without Numba's reference counting: an array passed to a
+# function or sliced would otherwise cost atomic increments and decrements,
+# which measured as a large share of a node's time.
+_NO_NRT = {"cache": True, "_nrt": False}
+
 # Rule parameters (one int64 array) ------------------------------------------
 # (Ranks, wrap and build order reach the kernel through the card lookup table.)
 P_RANKS = 0
@@ -31,7 +37,8 @@ P_REDEALS = 7     # -1 unlimited
 P_SAFE = 8        # safe foundation moves: 0 off, 1 alt/full-wrap table, 2 alt standard, 3 guests home
 P_STUCK = 9       # 1: apply the stuck-card test
 P_GAPLOCK = 10    # 1: no column-to-column move while a gap is open
-NPARAMS = 11
+P_SUITBITS = 11   # key bits per card above a column's bottom (layout.py): 1 alternate, 0 same suit, 2 any
+NPARAMS = 12
 
 # Card lookup table (int64[52, 64]), built once per search in Python:
 # lut[c, h] for h < 52 is 1 when card c may be built on card h; then the
@@ -42,13 +49,24 @@ LUT_GUESTS = 53
 LUT_HOSTS = 57
 LUT_WIDTH = 64
 
+# Card bit masks (uint64[BM_SIZE], bit c = card c), built once per search in
+# Python: for each card the cards of its suit below it (counted from the
+# base) and its hosts; for each suit and foundation height f the mask of the
+# f cards that are home.
+BM_LOWER = 0
+BM_HOSTS = 52
+BM_HOME = 104     # + suit * 16 + height
+BM_SIZE = 168
+
 # Per-level scalars (one int64 row per stack level) ---------------------------
 SC_RES = 0        # reserve cards left (the top is reserve[SC_RES - 1])
 SC_WB = 1         # waste boundary: the waste is the present talon cards with index < SC_WB
 SC_RDL = 2        # redeals used
 SC_F = 3          # 4 foundation counts, by suit
 SC_LEN = 7        # column lengths (up to 6 columns)
-NSC = 13
+SC_CB = 13        # per column, the key's suit codes of the cards above its bottom, newest lowest
+                  # (kept only when they fit 64 bits: P_SUITBITS <= 1)
+NSC = 19
 
 MAXCOLS = 6
 COLCAP = 53
@@ -79,12 +97,12 @@ K_TF = 4
 K_TT = 5
 
 
-@njit(cache=True, inline="always")
+@njit(**_NO_NRT, inline="always")
 def _mv(kind, src, dst, count, redeal):
     return kind | (src << 4) | (dst << 12) | (count << 20) | (redeal << 28)
 
 
-@njit(cache=True, inline="always")
+@njit(**_NO_NRT, inline="always")
 def _popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -92,30 +110,30 @@ def _popcount(x):
     return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
-@njit(cache=True, inline="always")
+@njit(**_NO_NRT, inline="always")
 def _below(wb):
     """Mask of talon indices below ``wb``."""
     return (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(**_NO_NRT, inline="always")
 def _fits_on(card, host, lut):
     """Whether ``card`` may be built on ``host`` in a column (a table lookup)."""
     return lut[card, host] == 1
 
 
-@njit(cache=True, inline="always")
+@njit(**_NO_NRT, inline="always")
 def _fits_f(card, sc, d, params, lut):
     f = sc[d, SC_F + card // 13]
     return f < params[P_RANKS] and lut[card, LUT_REL] == f
 
 
-@njit(cache=True, inline="always")
+@njit(**_NO_NRT, inline="always")
 def _home(card, sc, d, lut):
     return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
 
 
-@njit(cache=True)
+@njit(**_NO_NRT)
 def _is_safe(card, sc, d, params, lut):
     """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1)."""
     mode = params[P_SAFE]
@@ -149,84 +167,68 @@ def _is_safe(card, sc, d, params, lut):
     return opp >= r - 1 or (opp >= r - 2 and same >= r - 3)
 
 
-@njit(cache=True)
-def _stuck_closure(cols, sc, d, params, lut, scratch):
-    """Shrink S to the cards that can never move; return how many remain (SOLVER-NOTES §2).
+@njit(**_NO_NRT, inline="always")
+def _bit(card):
+    return np.uint64(1) << np.uint64(card)
+
+
+@njit(**_NO_NRT)
+def _stuck_closure(cols, sc, d, params, bm, prefix):
+    """The cards that can never move, as a mask (SOLVER-NOTES §2); 0 when there are none.
 
     S starts as every tableau card. A card Y stays in S only if (a) some
     lower card of its suit that is not home is in S or lies under a card of
     S in its column, and (b) every host of Y is home or lies under a card of S.
+    The greatest such S is found by dropping every card that fails (a) or
+    (b), then testing again, until nothing drops. ``prefix`` is scratch:
+    prefix[c, i] = the cards under position i of column c.
     """
     ncols = params[P_NCOLS]
-    in_s = scratch[0:52]
-    under = scratch[64:116]
-    minrel = scratch[128:132]
-    count = 0
+    s_mask = np.uint64(0)
     for c in range(ncols):
-        ln = sc[d, SC_LEN + c]
-        for i in range(ln):
-            card = cols[d, c, i]
-            in_s[card] = 1
-            under[card] = 1 if i < ln - 1 else 0
-            count += 1
-    ntab = count
-    # S only shrinks, so "under" only shrinks and minrel only grows: values a
-    # pass has not refreshed yet are optimistic and can only delay a drop.
-    # Columns are walked top down, refreshing "under" as cards drop, which
-    # peels a whole column in one pass; the loop ends after a pass that drops
-    # nothing, when every value it used was exact.
-    while count > 0:
-        minrel[:] = 99
+        acc = np.uint64(0)
+        for i in range(sc[d, SC_LEN + c]):
+            prefix[c, i] = acc
+            acc |= _bit(cols[d, c, i])
+        s_mask |= acc
+    home = np.uint64(0)
+    for k in range(4):
+        home |= bm[BM_HOME + k * 16 + sc[d, SC_F + k]]
+    while s_mask != np.uint64(0):
+        under = np.uint64(0)
+        for c in range(ncols):
+            for i in range(sc[d, SC_LEN + c] - 1, -1, -1):
+                if s_mask & _bit(cols[d, c, i]):
+                    under |= prefix[c, i]
+                    break
+        s_or_u = s_mask | under
+        free = ~(home | under)
+        drop = np.uint64(0)
         for c in range(ncols):
             for i in range(sc[d, SC_LEN + c]):
                 card = cols[d, c, i]
-                if in_s[card] == 1 or under[card] == 1:
-                    rl = lut[card, LUT_REL]
-                    if rl < minrel[card // 13]:
-                        minrel[card // 13] = rl
-        changed = False
-        for c in range(ncols):
-            covered = False
-            for i in range(sc[d, SC_LEN + c] - 1, -1, -1):
-                card = cols[d, c, i]
-                under[card] = 1 if covered else 0
-                if in_s[card] == 0:
-                    continue
-                ok = minrel[card // 13] < lut[card, LUT_REL]
-                if ok:
-                    for k in range(4):
-                        h = lut[card, LUT_HOSTS + k]
-                        if h >= 0 and not (_home(h, sc, d, lut) or under[h] == 1):
-                            ok = False
-                            break
-                if ok:
-                    covered = True
-                else:
-                    in_s[card] = 0
-                    count -= 1
-                    changed = True
-        if not changed:
+                b = _bit(card)
+                if s_mask & b and ((bm[BM_LOWER + card] & s_or_u) == np.uint64(0)
+                                   or (bm[BM_HOSTS + card] & free) != np.uint64(0)):
+                    drop |= b
+        if drop == np.uint64(0):
             break
-    result = count
-    for c in range(ncols):  # leave the scratch clean for the next call
-        for i in range(sc[d, SC_LEN + c]):
-            in_s[cols[d, c, i]] = 0
-            under[cols[d, c, i]] = 0
-    return result
+        s_mask &= ~drop
+    return s_mask
 
 
-@njit(cache=True)
-def _is_stuck(cols, sc, d, params, lut, scratch):
+@njit(**_NO_NRT)
+def _is_stuck(cols, sc, d, params, bm, prefix):
     """A non-empty set of tableau cards that can never move: the position is lost.
 
     Needs rules where no tableau card ever enters a gap (``P_STUCK`` 1).
     """
     if params[P_STUCK] != 1:
         return False
-    return _stuck_closure(cols, sc, d, params, lut, scratch) > 0
+    return _stuck_closure(cols, sc, d, params, bm, prefix) != np.uint64(0)
 
 
-@njit(cache=True)
+@njit(**_NO_NRT)
 def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1)."""
     draw = params[P_DRAW]
@@ -270,7 +272,7 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     return k
 
 
-@njit(cache=True)
+@njit(**_NO_NRT)
 def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
@@ -383,7 +385,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch,
     return n
 
 
-@njit(cache=True)
+@njit(**_NO_NRT)
 def _copy_level(cols, sc, mask, d):
     for c in range(MAXCOLS):
         for i in range(sc[d, SC_LEN + c]):
@@ -393,8 +395,17 @@ def _copy_level(cols, sc, mask, d):
     mask[d + 1] = mask[d]
 
 
-@njit(cache=True, inline="always")
-def _place(cols, sc, d, card, to_foundation, dst):
+@njit(**_NO_NRT, inline="always")
+def _suit_code(card, sb):
+    """The key's code of a card above a column's bottom (layout.suit_code)."""
+    s = card // 13
+    if sb == 1:
+        return 1 if s >= 2 else 0
+    return s if sb == 2 else 0
+
+
+@njit(**_NO_NRT, inline="always")
+def _place(cols, sc, d, card, to_foundation, dst, sb):
     """Put a single card on its foundation or on top of column ``dst``."""
     if to_foundation:
         sc[d, SC_F + card // 13] += 1
@@ -402,9 +413,23 @@ def _place(cols, sc, d, card, to_foundation, dst):
         ln = sc[d, SC_LEN + dst]
         cols[d, dst, ln] = card
         sc[d, SC_LEN + dst] = ln + 1
+        if sb <= 1:
+            sc[d, SC_CB + dst] = (sc[d, SC_CB + dst] << sb) | _suit_code(card, sb) if ln > 0 else 0
 
 
-@njit(cache=True)
+@njit(**_NO_NRT)
+def _init_codes(cols, sc, d, params):
+    """Fill the per-column key codes (SC_CB) of level ``d`` from its cards."""
+    sb = params[P_SUITBITS]
+    for c in range(params[P_NCOLS]):
+        v = 0
+        if sb <= 1:
+            for i in range(1, sc[d, SC_LEN + c]):
+                v = (v << sb) | _suit_code(cols[d, c, i], sb)
+        sc[d, SC_CB + c] = v
+
+
+@njit(**_NO_NRT)
 def _apply(cols, sc, mask, d, mv, params, reserve, talon):
     """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve."""
     kind = mv & 15
@@ -412,22 +437,25 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
     dst = (mv >> 12) & 255
     cnt = (mv >> 20) & 255
     rd = (mv >> 28) & 1
+    sb = params[P_SUITBITS]
     if kind == K_RF or kind == K_RT:
         r = sc[d, SC_RES] - 1
         card = reserve[r]
         sc[d, SC_RES] = r
-        _place(cols, sc, d, card, kind == K_RF, dst)
+        _place(cols, sc, d, card, kind == K_RF, dst, sb)
     elif kind == K_WF or kind == K_WT:
         card = talon[src]
         mask[d] = mask[d] & ~(np.uint64(1) << np.uint64(src))
         sc[d, SC_WB] = src
         sc[d, SC_RDL] += rd
-        _place(cols, sc, d, card, kind == K_WF, dst)
+        _place(cols, sc, d, card, kind == K_WF, dst, sb)
     elif kind == K_TF:
         ln = sc[d, SC_LEN + src] - 1
         card = cols[d, src, ln]
         sc[d, SC_LEN + src] = ln
         sc[d, SC_F + card // 13] += 1
+        if sb <= 1:
+            sc[d, SC_CB + src] >>= sb
     else:
         ls = sc[d, SC_LEN + src]
         lt = sc[d, SC_LEN + dst]
@@ -435,6 +463,17 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
             cols[d, dst, lt + i] = cols[d, src, ls - cnt + i]
         sc[d, SC_LEN + src] = ls - cnt
         sc[d, SC_LEN + dst] = lt + cnt
+        if sb <= 1:
+            # The moved cards' codes are the low bits of the source's codes,
+            # except the lowest moved card's when it was the source's bottom.
+            low = sb * (cnt - 1)
+            moved = sc[d, SC_CB + src] & ((1 << low) - 1)
+            sc[d, SC_CB + src] >>= sb * cnt
+            if lt > 0:
+                first = _suit_code(cols[d, src, ls - cnt], sb)
+                sc[d, SC_CB + dst] = (((sc[d, SC_CB + dst] << sb) | first) << low) | moved
+            else:
+                sc[d, SC_CB + dst] = moved
     if params[P_AUTOFILL] == 1:
         for c in range(params[P_NCOLS]):
             if sc[d, SC_LEN + c] == 0 and sc[d, SC_RES] > 0:
@@ -442,9 +481,10 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
                 cols[d, c, 0] = reserve[r]
                 sc[d, SC_LEN + c] = 1
                 sc[d, SC_RES] = r
+                sc[d, SC_CB + c] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(**_NO_NRT, inline="always")
 def _put(words, pos, v, k):
     """Write the low ``k`` bits of ``v`` at stream bit ``pos`` (most significant first)."""
     while k > 0:
@@ -459,7 +499,7 @@ def _put(words, pos, v, k):
     return pos
 
 
-@njit(cache=True)
+@njit(**_NO_NRT)
 def _key(cols, sc, mask, d, params, words, scratch):
     """The packed key of level ``d`` into ``words`` (layout.py)."""
     draw = params[P_DRAW]
@@ -479,8 +519,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
     words[2] = np.uint64(0)
     words[3] = np.uint64(0)
     ncols = params[P_NCOLS]
-    build = params[P_BUILD]
-    sb = 1 if build == 0 else (0 if build == 1 else 2)
+    sb = params[P_SUITBITS]
     order = scratch[448:454]
     codes = scratch[456:462]
     for c in range(ncols):
@@ -493,21 +532,40 @@ def _key(cols, sc, mask, d, params, words, scratch):
             order[j] = order[j - 1]
             order[j - 1] = tmp
             j -= 1
+    if sb <= 1:
+        # Each column's header and codes fit one 64-bit value (SC_CB), and
+        # the whole stream fits 128 bits: shift it in, then left-align.
+        hi = np.uint64(0)
+        lo = np.uint64(0)
+        nbits = 0
+        for oi in range(ncols):
+            c = order[oi]
+            ln = sc[d, SC_LEN + c]
+            k = 12 + (sb * (ln - 1) if ln > 1 else 0)
+            v = (np.uint64((codes[c] << 6) | ln) << np.uint64(k - 12)) | np.uint64(sc[d, SC_CB + c])
+            hi = (hi << np.uint64(k)) | (lo >> np.uint64(64 - k))
+            lo = (lo << np.uint64(k)) | v
+            nbits += k
+        sh = 128 - nbits
+        if sh >= 64:
+            hi = lo << np.uint64(sh - 64)
+            lo = np.uint64(0)
+        elif sh > 0:
+            hi = (hi << np.uint64(sh)) | (lo >> np.uint64(64 - sh))
+            lo = lo << np.uint64(sh)
+        words[1] = hi
+        words[2] = lo
+        return
     pos = 0
     for oi in range(ncols):
         c = order[oi]
         ln = sc[d, SC_LEN + c]
         pos = _put(words, pos, np.uint64((codes[c] << 6) | ln), 12)
-        if sb > 0 and ln > 1:
+        if ln > 1:
             acc = np.uint64(0)
             nb = 0
             for i in range(1, ln):
-                s = cols[d, c, i] // 13
-                if sb == 1:
-                    code = 1 if s >= 2 else 0
-                else:
-                    code = s
-                acc = (acc << np.uint64(sb)) | np.uint64(code)
+                acc = (acc << np.uint64(sb)) | np.uint64(_suit_code(cols[d, c, i], sb))
                 nb += sb
                 if nb >= 48:
                     pos = _put(words, pos, acc, nb)
@@ -517,7 +575,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
                 pos = _put(words, pos, acc, nb)
 
 
-@njit(cache=True, inline="always")
+@njit(**_NO_NRT, inline="always")
 def _hash(words):
     h = words[0] * np.uint64(0x9E3779B97F4A7C15)
     h ^= words[1] + np.uint64(0x632BE59BD9B4E019) + (h << np.uint64(6)) + (h >> np.uint64(2))
@@ -528,7 +586,7 @@ def _hash(words):
     return h ^ (h >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(**_NO_NRT)
 def _tt_insert(tt, words):
     """Insert a key; 1 if it was new, 0 if it was already there.
 
@@ -555,9 +613,8 @@ def _tt_insert(tt, words):
         i = (i + np.uint64(1)) & cap_mask
 
 
-@njit(cache=True)
-def _tt_rehash(old, new):
-    words = np.zeros(4, np.uint64)
+@njit(**_NO_NRT)
+def _tt_rehash(old, new, words):
     for i in range(old.shape[0]):
         if old[i, 0] != np.uint64(0):
             for j in range(old.shape[1]):
@@ -565,22 +622,25 @@ def _tt_rehash(old, new):
             _tt_insert(new, words)
 
 
-@njit(cache=True)
+@njit(**_NO_NRT)
 def _score(sc, d):
     return sc[d, SC_F] + sc[d, SC_F + 1] + sc[d, SC_F + 2] + sc[d, SC_F + 3]
 
 
-@njit(cache=True)
-def _search(params, reserve, talon, lut, cols, sc, mask, moves, nmoves, midx, tt, stats, budget,
-            grow_at):
-    """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays."""
+@njit(**_NO_NRT)
+def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, tt, stats, budget,
+            grow_at, words, scratch, prefix):
+    """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays.
+
+    ``words`` (uint64[4]), ``scratch`` (int64[512]) and ``prefix``
+    (uint64[MAXCOLS, COLCAP]) are work space.
+    """
     maxd = sc.shape[0] - 1
     won = 4 * params[P_RANKS]
     use_stuck = True
-    words = np.empty(4, np.uint64)
-    scratch = np.zeros(512, np.int64)
     if stats[ST_STARTED] == 0:
         stats[ST_STARTED] = 1
+        _init_codes(cols, sc, 0, params)
         stats[ST_DEPTH] = 0
         _key(cols, sc, mask, 0, params, words, scratch)
         stats[ST_TTCOUNT] += _tt_insert(tt, words)
@@ -588,7 +648,7 @@ def _search(params, reserve, talon, lut, cols, sc, mask, moves, nmoves, midx, tt
         if _score(sc, 0) == won:
             stats[ST_SOLVED_DEPTH] = 0
             return SOLVED
-        if use_stuck and _is_stuck(cols, sc, 0, params, lut, scratch):
+        if use_stuck and _is_stuck(cols, sc, 0, params, bm, prefix):
             stats[ST_STUCK] += 1
             nmoves[0] = 0
         else:
@@ -628,7 +688,7 @@ def _search(params, reserve, talon, lut, cols, sc, mask, moves, nmoves, midx, tt
         stats[ST_TTCOUNT] += 1
         if s > stats[ST_BEST]:
             stats[ST_BEST] = s
-        if use_stuck and _is_stuck(cols, sc, d + 1, params, lut, scratch):
+        if use_stuck and _is_stuck(cols, sc, d + 1, params, bm, prefix):
             stats[ST_STUCK] += 1
             continue
         d += 1
