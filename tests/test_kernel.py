@@ -15,7 +15,7 @@ def kernel_moves(pos):
     """The kernel's moves at this position, decoded to comparable strings."""
     prob = _Problem(pos)
     out = np.zeros(512, np.int64)
-    n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.cols, prob.sc, prob.mask, out)
+    n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
     got = set()
     for mv in out[:n]:
         kind, src, dst, cnt = mv & 15, (mv >> 4) & 255, (mv >> 12) & 255, (mv >> 20) & 255
@@ -180,7 +180,7 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
     pos = random_position(seed, preset, rng, steps)
     prob = _Problem(pos)
     out = np.zeros(512, np.int64)
-    n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.cols, prob.sc, prob.mask, out)
+    n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
     for mv in out[:n]:
         K._copy_level(prob.cols, prob.sc, prob.mask, 0)
         K._apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)

@@ -176,8 +176,10 @@ def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
         rel = int(lut[c, K.LUT_REL])
         lower = [x for x in r.deck if x // 13 == c // 13 and int(lut[x, K.LUT_REL]) < rel]
         hosts = [int(h) for h in lut[c, K.LUT_HOSTS:K.LUT_HOSTS + 4] if h >= 0]
+        guests = [int(g) for g in lut[c, K.LUT_GUESTS:K.LUT_GUESTS + 4] if g >= 0]
         bm[K.BM_LOWER + c] = np.uint64(sum(1 << x for x in lower))
         bm[K.BM_HOSTS + c] = np.uint64(sum(1 << h for h in hosts))
+        bm[K.BM_GUESTS + c] = np.uint64(sum(1 << g for g in guests))
     for s in range(4):
         suit = sorted((x for x in r.deck if x // 13 == s), key=lambda x: int(lut[x, K.LUT_REL]))
         for f in range(len(suit) + 1):

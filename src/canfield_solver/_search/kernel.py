@@ -14,7 +14,10 @@ written out again in Python when a solution is returned.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir as llvm_ir
+from numba import config as numba_config
+from numba import njit, types
+from numba.core.extending import intrinsic
 
 from .layout import MARK_BIT, RDL_SHIFT, RES_SHIFT, WPOS_SHIFT
 
@@ -51,12 +54,13 @@ LUT_WIDTH = 64
 
 # Card bit masks (uint64[BM_SIZE], bit c = card c), built once per search in
 # Python: for each card the cards of its suit below it (counted from the
-# base) and its hosts; for each suit and foundation height f the mask of the
-# f cards that are home.
+# base), its hosts and its guests; for each suit and foundation height f the
+# mask of the f cards that are home.
 BM_LOWER = 0
 BM_HOSTS = 52
-BM_HOME = 104     # + suit * 16 + height
-BM_SIZE = 168
+BM_GUESTS = 104
+BM_HOME = 156     # + suit * 16 + height
+BM_SIZE = 220
 
 # Per-level scalars (one int64 row per stack level) ---------------------------
 SC_RES = 0        # reserve cards left (the top is reserve[SC_RES - 1])
@@ -102,12 +106,29 @@ def _mv(kind, src, dst, count, redeal):
     return kind | (src << 4) | (dst << 12) | (count << 20) | (redeal << 28)
 
 
-@njit(**_NO_NRT, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same counts, slowly
+    def _popcount(x):
+        return np.uint64(bin(int(x)).count("1"))
+
+    def _ctz(x):
+        x = int(x)
+        return np.uint64((x & -x).bit_length() - 1)
+else:
+    @intrinsic
+    def _popcount(typingctx, x):
+        """Set bits of a uint64 (one POPCNT instruction)."""
+        def codegen(context, builder, signature, args):
+            fn = builder.module.declare_intrinsic("llvm.ctpop", [llvm_ir.IntType(64)])
+            return builder.call(fn, args)
+        return types.uint64(types.uint64), codegen
+
+    @intrinsic
+    def _ctz(typingctx, x):
+        """Index of the lowest set bit of a non-zero uint64 (one TZCNT instruction)."""
+        def codegen(context, builder, signature, args):
+            fn = builder.module.declare_intrinsic("llvm.cttz", [llvm_ir.IntType(64), llvm_ir.IntType(1)])
+            return builder.call(fn, [args[0], llvm_ir.Constant(llvm_ir.IntType(1), 1)])
+        return types.uint64(types.uint64), codegen
 
 
 @njit(**_NO_NRT, inline="always")
@@ -204,13 +225,12 @@ def _stuck_closure(cols, sc, d, params, bm, prefix):
         s_or_u = s_mask | under
         free = ~(home | under)
         drop = np.uint64(0)
-        for c in range(ncols):
-            for i in range(sc[d, SC_LEN + c]):
-                card = cols[d, c, i]
-                b = _bit(card)
-                if s_mask & b and ((bm[BM_LOWER + card] & s_or_u) == np.uint64(0)
-                                   or (bm[BM_HOSTS + card] & free) != np.uint64(0)):
-                    drop |= b
+        rest = s_mask
+        while rest != np.uint64(0):
+            card = _ctz(rest)
+            rest &= rest - np.uint64(1)
+            if (bm[BM_LOWER + card] & s_or_u) == np.uint64(0) or (bm[BM_HOSTS + card] & free) != np.uint64(0):
+                drop |= _bit(card)
         if drop == np.uint64(0):
             break
         s_mask &= ~drop
@@ -237,10 +257,9 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     n = 0
     p = int(_popcount(m & _below(wb)))
     while m != np.uint64(0):
-        low = m & (~m + np.uint64(1))
-        pres[n] = int(_popcount(low - np.uint64(1)))
+        pres[n] = int(_ctz(m))
         n += 1
-        m ^= low
+        m &= m - np.uint64(1)
     k = 0
     if n == 0:
         return 0
@@ -273,7 +292,7 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
 
 
 @njit(**_NO_NRT)
-def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
+def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
     ``undo_src -> undo_dst`` with ``undo_cnt`` cards is the column move that
@@ -319,8 +338,16 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch,
         if _fits_f(talon[qidx[k]], sc, d, params, lut):
             out[n] = _mv(K_WF, qidx[k], 0, 1, qrd[k])
             n += 1
+    # Cards that fit on some column's top: only they are tried on each column.
+    fits_top = np.uint64(0)
+    for c in range(ncols):
+        ln = sc[d, SC_LEN + c]
+        if ln > 0:
+            fits_top |= bm[BM_GUESTS + cols[d, c, ln - 1]]
+        elif gaps_open:
+            fits_top = ~np.uint64(0)
     # 2. Reserve to the tableau.
-    if res > 0:
+    if res > 0 and (fits_top & _bit(reserve[res - 1]) or not autofill):
         card = reserve[res - 1]
         for c in range(ncols):
             ln = sc[d, SC_LEN + c]
@@ -350,6 +377,8 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, out, use_safe, scratch,
     # 4. Waste to the tableau.
     for k in range(nq):
         card = talon[qidx[k]]
+        if not fits_top & _bit(card):
+            continue
         for c in range(ncols):
             ln = sc[d, SC_LEN + c]
             if ln > 0:
@@ -652,7 +681,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             stats[ST_STUCK] += 1
             nmoves[0] = 0
         else:
-            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, lut, moves[0], True, scratch, -1, -1, -1)
+            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, moves[0], True, scratch, -1, -1, -1)
         midx[0] = 0
     d = stats[ST_DEPTH]
     while budget > 0:
@@ -706,13 +735,13 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
                 us = (mv >> 12) & 255
                 ud = src
                 uc = cnt
-        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, lut, moves[d], True, scratch, us, ud, uc)
+        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, moves[d], True, scratch, us, ud, uc)
         midx[d] = 0
     stats[ST_DEPTH] = d
     return RUNNING
 
 
 @njit(cache=True)
-def _gen_all(params, reserve, talon, lut, cols, sc, mask, out):
+def _gen_all(params, reserve, talon, lut, bm, cols, sc, mask, out):
     """Every move of level 0 without safe-move pruning (for the tests)."""
-    return _gen(cols, sc, mask, 0, params, reserve, talon, lut, out, False, np.zeros(512, np.int64), -1, -1, -1)
+    return _gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, out, False, np.zeros(512, np.int64), -1, -1, -1)
