@@ -220,6 +220,7 @@ class _Problem:
         self.words = np.zeros(4, np.uint64)
         self.scratch = np.zeros(512, np.int64)
         self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+        self.child_keys = np.zeros((self.moves.shape[1], 6), np.uint64)
 
 
 def _coerce(deal_or_position: Any, rules: "str | Rules | None") -> tuple[Position, int | None]:
@@ -320,10 +321,11 @@ def solve(
                 if budget <= 0:
                     limit = "nodes"
                     break
+            nodes_before = int(st[K.ST_NODES])
             status = K._search(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc,
                                prob.mask, prob.moves, prob.nmoves, prob.midx, tt, st, budget,
                                int(size * (FULL_LOAD if size == cap_entries else LOAD)),
-                               prob.words, prob.scratch, prob.prefix)
+                               prob.words, prob.scratch, prob.prefix, prob.child_keys)
             if status == K.GROW:
                 if size == cap_entries:
                     limit = "memory"
@@ -334,6 +336,9 @@ def solve(
                 tt, size = new, new_size
                 continue
             if status in (K.SOLVED, K.EXHAUSTED):
+                break
+            if int(st[K.ST_NODES]) == nodes_before:  # the next expansion does not fit the node limit
+                limit = "nodes"
                 break
             elapsed = time.perf_counter() - t0
             if progress is not None:
@@ -348,7 +353,7 @@ def solve(
     moves: list[str] = []
     if status == K.SOLVED:
         depth = int(st[K.ST_SOLVED_DEPTH])
-        path = [int(prob.moves[k, prob.midx[k] - 1]) for k in range(depth)]
+        path = [int(prob.moves[k, prob.midx[k] - 1]) & K.MOVE_BITS for k in range(depth)]
         try:
             moves = _decode(prob, start, path)
         except CanfieldError as e:
@@ -374,5 +379,6 @@ def solve(
         rules=r.name,
         seed=seed,
         limit=limit,
-        stats={"stuck_prunes": int(st[K.ST_STUCK]), "table_entries": size},
+        stats={"stuck_prunes": int(st[K.ST_STUCK]), "table_entries": size,
+               "seen_children": int(st[K.ST_SEEN])},
     )

@@ -85,7 +85,9 @@ ST_TRUNCATED = 5
 ST_TTCOUNT = 6
 ST_STUCK = 7
 ST_SOLVED_DEPTH = 8
-NSTATS = 9
+ST_TOUCH = 9      # a bit folded from the touched table rows (keeps the touches from being optimised away)
+ST_SEEN = 10      # children already in the table when made
+NSTATS = 11
 
 RUNNING = 0
 SOLVED = 1
@@ -99,6 +101,8 @@ K_WF = 2
 K_WT = 3
 K_TF = 4
 K_TT = 5
+MOVE_BITS = (1 << 29) - 1
+SEEN = 1 << 40    # flag on a stored move: its child was already in the table when it was made
 
 
 @njit(**_NO_NRT, inline="always")
@@ -616,15 +620,14 @@ def _hash(words):
 
 
 @njit(**_NO_NRT)
-def _tt_insert(tt, words):
-    """Insert a key; 1 if it was new, 0 if it was already there.
+def _tt_insert_at(tt, words, i):
+    """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there.
 
     A row holds the first ``tt.shape[1]`` words of the key (3 when the
     column stream fits in 128 bits, so word 3 is always zero; else 4).
     """
     cap_mask = np.uint64(tt.shape[0] - 1)
     kw = tt.shape[1]
-    i = _hash(words) & cap_mask
     while True:
         k0 = tt[i, 0]
         if k0 == np.uint64(0):
@@ -643,6 +646,12 @@ def _tt_insert(tt, words):
 
 
 @njit(**_NO_NRT)
+def _tt_insert(tt, words):
+    """Insert a key; 1 if it was new, 0 if it was already there."""
+    return _tt_insert_at(tt, words, _hash(words) & np.uint64(tt.shape[0] - 1))
+
+
+@njit(**_NO_NRT)
 def _tt_rehash(old, new, words):
     for i in range(old.shape[0]):
         if old[i, 0] != np.uint64(0):
@@ -657,37 +666,111 @@ def _score(sc, d):
 
 
 @njit(**_NO_NRT)
-def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, tt, stats, budget,
-            grow_at, words, scratch, prefix):
-    """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays.
+def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, tt, stats, d, scratch,
+            prefix, child_keys, won, room):
+    """Generate the moves of level ``d``, make every child once, and mark each child seen or new.
 
-    ``words`` (uint64[4]), ``scratch`` (int64[512]) and ``prefix``
-    (uint64[MAXCOLS, COLCAP]) are work space.
+    Returns 2, having changed nothing, when the children would be more than
+    ``room`` nodes (the node budget left).
+
+    Children are keyed first and their table rows touched together, so the
+    cache misses of their probes overlap; each is then inserted. A child
+    already in the table gets the SEEN flag on its move and is never made
+    again. Returns 1 if a child is won (``midx[d]`` then points past it).
+    """
+    us = -1
+    ud = -1
+    uc = -1
+    if d > 0:
+        # The move just made, if it moved part of a column, is undone by the
+        # same cards going straight back: that is the parent position.
+        a = moves[d - 1, midx[d - 1] - 1] & MOVE_BITS
+        asrc = (a >> 4) & 255
+        acnt = (a >> 20) & 255
+        if (a & 15) == K_TT and sc[d - 1, SC_LEN + asrc] > acnt:
+            us = (a >> 12) & 255
+            ud = asrc
+            uc = acnt
+    n = _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, moves[d], True, scratch, us, ud, uc)
+    if n > room:
+        return 2
+    nmoves[d] = n
+    midx[d] = 0
+    cap_mask = np.uint64(tt.shape[0] - 1)
+    touch = np.uint64(0)
+    for k in range(n):
+        _copy_level(cols, sc, mask, d)
+        _apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
+        stats[ST_NODES] += 1
+        sc_k = _score(sc, d + 1)
+        if sc_k == won:
+            midx[d] = k + 1
+            stats[ST_SOLVED_DEPTH] = d + 1
+            if d + 1 > stats[ST_MAXDEPTH]:
+                stats[ST_MAXDEPTH] = d + 1
+            stats[ST_BEST] = sc_k
+            return 1
+        row = child_keys[k]
+        _key(cols, sc, mask, d + 1, params, row, scratch)
+        h = _hash(row) & cap_mask
+        row[4] = h
+        row[5] = np.uint64(sc_k)
+        touch ^= tt[h, 0]  # start every child's cache miss before the first probe
+    stats[ST_TOUCH] ^= np.int64(touch & np.uint64(1))
+    for k in range(n):
+        row = child_keys[k]
+        if _tt_insert_at(tt, row, row[4]) == 0:
+            moves[d, k] |= SEEN
+            stats[ST_SEEN] += 1
+        else:
+            stats[ST_TTCOUNT] += 1
+            if np.int64(row[5]) > stats[ST_BEST]:
+                stats[ST_BEST] = np.int64(row[5])
+    return 0
+
+
+@njit(**_NO_NRT)
+def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, tt, stats, budget,
+            grow_at, words, scratch, prefix, child_keys):
+    """Run the search for about ``budget`` nodes. Resumable: all state lives in the arrays.
+
+    ``words`` (uint64[4]), ``scratch`` (int64[512]), ``prefix``
+    (uint64[MAXCOLS, COLCAP]) and ``child_keys`` (uint64[row width, 6]) are
+    work space. A position is inserted in the table when its parent is
+    expanded and expanded when the search reaches it.
     """
     maxd = sc.shape[0] - 1
     won = 4 * params[P_RANKS]
-    use_stuck = True
     if stats[ST_STARTED] == 0:
         stats[ST_STARTED] = 1
-        _init_codes(cols, sc, 0, params)
         stats[ST_DEPTH] = 0
+        _init_codes(cols, sc, 0, params)
         _key(cols, sc, mask, 0, params, words, scratch)
         stats[ST_TTCOUNT] += _tt_insert(tt, words)
         stats[ST_BEST] = _score(sc, 0)
         if _score(sc, 0) == won:
             stats[ST_SOLVED_DEPTH] = 0
             return SOLVED
-        if use_stuck and _is_stuck(cols, sc, 0, params, bm, prefix):
+        midx[0] = 0
+        nmoves[0] = -1  # expanded in the loop
+        if _is_stuck(cols, sc, 0, params, bm, prefix):
             stats[ST_STUCK] += 1
             nmoves[0] = 0
-        else:
-            nmoves[0] = _gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, moves[0], True, scratch, -1, -1, -1)
-        midx[0] = 0
     d = stats[ST_DEPTH]
-    while budget > 0:
+    start = stats[ST_NODES]
+    while stats[ST_NODES] - start < budget:
         if stats[ST_TTCOUNT] >= grow_at:
             stats[ST_DEPTH] = d
             return GROW
+        if nmoves[d] < 0:  # reached, not yet expanded
+            r = _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, tt, stats, d,
+                        scratch, prefix, child_keys, won, budget - (stats[ST_NODES] - start))
+            if r == 1:
+                stats[ST_DEPTH] = d
+                return SOLVED
+            if r == 2:  # the children would overrun the node budget
+                break
+            continue
         if midx[d] >= nmoves[d]:
             if d == 0:
                 stats[ST_DEPTH] = 0
@@ -696,47 +779,20 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             continue
         mv = moves[d, midx[d]]
         midx[d] += 1
+        if mv & SEEN:
+            continue
         if d + 1 >= maxd:
             stats[ST_TRUNCATED] = 1
             continue
         _copy_level(cols, sc, mask, d)
         _apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
-        budget -= 1
-        stats[ST_NODES] += 1
-        s = _score(sc, d + 1)
-        if s == won:
-            stats[ST_SOLVED_DEPTH] = d + 1
-            if d + 1 > stats[ST_MAXDEPTH]:
-                stats[ST_MAXDEPTH] = d + 1
-            stats[ST_BEST] = s
-            stats[ST_DEPTH] = d
-            return SOLVED
-        _key(cols, sc, mask, d + 1, params, words, scratch)
-        if _tt_insert(tt, words) == 0:
-            continue
-        stats[ST_TTCOUNT] += 1
-        if s > stats[ST_BEST]:
-            stats[ST_BEST] = s
-        if use_stuck and _is_stuck(cols, sc, d + 1, params, bm, prefix):
+        if _is_stuck(cols, sc, d + 1, params, bm, prefix):
             stats[ST_STUCK] += 1
             continue
         d += 1
         if d > stats[ST_MAXDEPTH]:
             stats[ST_MAXDEPTH] = d
-        # The move just made, if it moved part of a column, is undone by the
-        # same cards going straight back: that is the parent position.
-        us = -1
-        ud = -1
-        uc = -1
-        if (mv & 15) == K_TT:
-            src = (mv >> 4) & 255
-            cnt = (mv >> 20) & 255
-            if sc[d - 1, SC_LEN + src] > cnt:
-                us = (mv >> 12) & 255
-                ud = src
-                uc = cnt
-        nmoves[d] = _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, moves[d], True, scratch, us, ud, uc)
-        midx[d] = 0
+        nmoves[d] = -1
     stats[ST_DEPTH] = d
     return RUNNING
 
