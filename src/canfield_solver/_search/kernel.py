@@ -17,6 +17,7 @@ import numpy as np
 from llvmlite import ir as llvm_ir
 from numba import config as numba_config
 from numba import njit, types
+from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from .layout import MARK_BIT, RDL_SHIFT, RES_SHIFT, WPOS_SHIFT
@@ -85,9 +86,8 @@ ST_TRUNCATED = 5
 ST_TTCOUNT = 6
 ST_STUCK = 7
 ST_SOLVED_DEPTH = 8
-ST_TOUCH = 9      # a bit folded from the touched table rows (keeps the touches from being optimised away)
-ST_SEEN = 10      # children already in the table when made
-NSTATS = 11
+ST_SEEN = 9       # children already in the table when made
+NSTATS = 10
 
 RUNNING = 0
 SOLVED = 1
@@ -111,6 +111,9 @@ def _mv(kind, src, dst, count, redeal):
 
 
 if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same counts, slowly
+    def _prefetch_row(arr, i):
+        pass
+
     def _popcount(x):
         return np.uint64(bin(int(x)).count("1"))
 
@@ -125,6 +128,25 @@ else:
             fn = builder.module.declare_intrinsic("llvm.ctpop", [llvm_ir.IntType(64)])
             return builder.call(fn, args)
         return types.uint64(types.uint64), codegen
+
+    @intrinsic
+    def _prefetch_row(typingctx, arr, i):
+        """Start loading row ``i`` of a 2-D array into the cache (PREFETCHT0); no result, no wait."""
+        def codegen(context, builder, signature, args):
+            arrty = signature.args[0]
+            ary = context.make_array(arrty)(context, builder, args[0])
+            idx = context.cast(builder, args[1], signature.args[1], types.intp)
+            ptr = cgutils.get_item_pointer2(context, builder, data=ary.data,
+                                            shape=cgutils.unpack_tuple(builder, ary.shape),
+                                            strides=cgutils.unpack_tuple(builder, ary.strides),
+                                            layout=arrty.layout, inds=[idx, context.get_constant(types.intp, 0)],
+                                            wraparound=False)
+            i32 = llvm_ir.IntType(32)
+            fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [ptr.type, i32, i32, i32])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+        return types.none(arr, i), codegen
 
     @intrinsic
     def _ctz(typingctx, x):
@@ -673,8 +695,8 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     Returns 2, having changed nothing, when the children would be more than
     ``room`` nodes (the node budget left).
 
-    Children are keyed first and their table rows touched together, so the
-    cache misses of their probes overlap; each is then inserted. A child
+    Children are keyed first and their table rows prefetched together, so
+    the cache misses of their probes overlap; each is then inserted. A child
     already in the table gets the SEEN flag on its move and is never made
     again. Returns 1 if a child is won (``midx[d]`` then points past it).
     """
@@ -697,7 +719,6 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     nmoves[d] = n
     midx[d] = 0
     cap_mask = np.uint64(tt.shape[0] - 1)
-    touch = np.uint64(0)
     for k in range(n):
         _copy_level(cols, sc, mask, d)
         _apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
@@ -715,8 +736,7 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         h = _hash(row) & cap_mask
         row[4] = h
         row[5] = np.uint64(sc_k)
-        touch ^= tt[h, 0]  # start every child's cache miss before the first probe
-    stats[ST_TOUCH] ^= np.int64(touch & np.uint64(1))
+        _prefetch_row(tt, h)  # every child's cache miss is under way before the first probe
     for k in range(n):
         row = child_keys[k]
         if _tt_insert_at(tt, row, row[4]) == 0:
