@@ -187,3 +187,37 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
         got = prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS].copy()
         K._init_codes(prob.cols, prob.sc, 1, prob.params)
         assert list(got) == list(prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS]), (preset, int(mv))
+
+
+def long_key_of_short(hi, lo, params):
+    """Undo kernel._compact: the long key a short key stands for."""
+    tb, wb, rb = (int(params[i]) for i in (K.P_TALON_BITS, K.P_WPOS_BITS, K.P_RES_BITS))
+    db = int(params[K.P_RDL_BITS])
+    assert hi >> 63 == 1
+    v = (hi << 64) | lo
+    low = v & ((1 << (tb + wb + rb + db)) - 1)
+    stream = ((v << 1) & ((1 << 128) - 1)) & ~((1 << (tb + wb + rb + db + 1)) - 1)
+    w0 = (low & ((1 << tb) - 1)) | ((low >> tb) & ((1 << wb) - 1)) << L.WPOS_SHIFT
+    w0 |= ((low >> (tb + wb)) & ((1 << rb) - 1)) << L.RES_SHIFT
+    w0 |= ((low >> (tb + wb + rb)) & ((1 << db) - 1)) << L.RDL_SHIFT
+    return [w0 | 1 << L.MARK_BIT, stream >> 64, stream & ((1 << 64) - 1), 0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
+       st.integers(0, 250))
+def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):
+    """A key that fits 127 bits is rewritten so that the long key can be read back from it, else left alone."""
+    pos = random_position(seed, preset, rng, steps)
+    prob = _Problem(pos)
+    words = np.zeros(4, np.uint64)
+    nbits = K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(512, np.int64))
+    long_key = [int(w) for w in words]
+    fits = long_key[3] == 0 and nbits + sum(int(prob.params[i]) for i in (
+        K.P_TALON_BITS, K.P_WPOS_BITS, K.P_RES_BITS, K.P_RDL_BITS)) <= 127
+    assert K._compact(words, nbits, prob.params) == fits
+    if fits:
+        assert int(words[2]) == int(words[3]) == 0
+        assert long_key_of_short(int(words[0]), int(words[1]), prob.params) == long_key
+    else:
+        assert [int(w) for w in words] == long_key

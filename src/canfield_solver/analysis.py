@@ -45,6 +45,7 @@ from typing import Any
 from .deal import Deal
 from .game import Position
 from .rules import Rules, get_rules
+from ._search.layout import DEFAULT_MEMORY_MB
 
 __all__ = ["Analysis", "RATINGS", "analyze", "greedy_play", "random_play", "rate"]
 
@@ -193,7 +194,7 @@ def analyze(
     probe_nodes: int = 20_000,
     playouts: int = 50,
     playout_seed: int = 0,
-    max_memory_mb: int = 640,
+    max_memory_mb: int = DEFAULT_MEMORY_MB,
 ) -> Analysis:
     """Measure how hard a deal is (see the module docstring for every metric and the rating).
 

@@ -18,6 +18,7 @@ from .deal import Deal
 from .errors import CanfieldError, MoveError
 from .game import Position, render, replay
 from .rules import PRESETS, Rules, get_rules
+from ._search.layout import DEFAULT_MEMORY_MB
 
 EXIT_BAD_INPUT = 2
 
@@ -169,7 +170,7 @@ EXIT_CODES = {"solved": 0, "unsolvable": 1, "unknown": 3}
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Stop with 'unknown' after this long.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Stop with 'unknown' after this many nodes.")
-@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=640, show_default=True,
+@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB, show_default=True,
               help="Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -289,7 +290,7 @@ def _jobs_default() -> int:
               help="Time limit per deal; a deal that hits it counts as unknown.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None,
               help="Node limit per deal (reproducible, unlike time); a deal that hits it counts as unknown.")
-@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=640, show_default=True,
+@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB, show_default=True,
               help="Transposition table cap per worker in MiB.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
               help="SQLite result store: finished deals are saved as they come and skipped when run again.")

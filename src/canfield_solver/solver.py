@@ -24,10 +24,11 @@ __all__ = ["Verdict", "SolveResult", "SolverBugError", "solve"]
 
 MAX_LEVELS = 1500
 CHUNK_NODES = 1 << 17
-INITIAL_TABLE = 1 << 16
-LOAD = 0.7         # grow the table at this load
-FULL_LOAD = 0.85   # at its largest size, stop with "unknown" (memory) at this load
-DEFAULT_MEMORY_MB = 640
+INITIAL_SHORT = 1 << 17  # rows of the short table (two words) at the start; it grows fourfold
+INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
+LOAD = 0.7         # grow a table at this load
+FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
+DEFAULT_MEMORY_MB = L.DEFAULT_MEMORY_MB
 
 
 class Verdict(str, enum.Enum):
@@ -127,6 +128,14 @@ def _params(r: Rules) -> np.ndarray:
     return p
 
 
+def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | None) -> None:
+    """Word 0's field widths in a short key (kernel._compact) for this search."""
+    params[K.P_TALON_BITS] = ntalon
+    params[K.P_WPOS_BITS] = ntalon.bit_length()
+    params[K.P_RES_BITS] = nreserve.bit_length()
+    params[K.P_RDL_BITS] = 0 if redeals is None else redeals.bit_length()
+
+
 def _key_words(r: Rules) -> int:
     """Table row width: 3 words when the column stream (layout.py) always fits in 128 bits."""
     suit_bits = {"alternate": 1, "suit": 0, "any": 2}[r.build]
@@ -187,6 +196,46 @@ def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
     return bm
 
 
+class _Tables:
+    """The short and the long transposition table (kernel._compact), grown within one memory cap.
+
+    A table grows fourfold (twofold if that is all the cap allows) while the
+    old copy is still held; the cap counts both tables and that copy.
+    """
+
+    def __init__(self, long_words: int, cap_bytes: int):
+        self.cap = cap_bytes
+
+        def first(rows: int, width: int, share: int) -> int:
+            while rows > 1024 and rows * width * 8 > cap_bytes // share:
+                rows //= 2
+            return rows
+
+        self.short = np.zeros((first(INITIAL_SHORT, 2, 2), 2), np.uint64)
+        self.long = np.zeros((first(INITIAL_LONG, long_words, 4), long_words), np.uint64)
+
+    def _grown_rows(self, table: np.ndarray) -> int:
+        other = self.short.nbytes + self.long.nbytes - table.nbytes
+        for f in (4, 2):
+            if other + table.nbytes * (1 + f) <= self.cap:
+                return table.shape[0] * f
+        return 0
+
+    def grow_at(self, table: np.ndarray) -> int:
+        return int(table.shape[0] * (LOAD if self._grown_rows(table) else FULL_LOAD))
+
+    def grow(self, which: str, words: np.ndarray) -> bool:
+        """Grow the short or the long table; False when the cap does not allow it."""
+        old = getattr(self, which)
+        rows = self._grown_rows(old)
+        if not rows:
+            return False
+        new = np.zeros((rows, old.shape[1]), np.uint64)
+        K._tt_rehash(old, new, words)
+        setattr(self, which, new)
+        return True
+
+
 class _Problem:
     """The arrays of one search."""
 
@@ -198,6 +247,7 @@ class _Problem:
         self.talon_list = talon_list
         self.talon = np.array(talon_list + [0], np.int64)
         self.params = _params(r)
+        _key_widths(self.params, len(talon_list), len(pos.reserve), r.redeals)
         self.lut = _lookup_table(r, pos.base_rank)
         self.bm = _card_masks(r, pos.base_rank)
         self.cols = np.zeros((MAX_LEVELS, K.MAXCOLS, K.COLCAP), np.int8)
@@ -220,7 +270,7 @@ class _Problem:
         self.words = np.zeros(4, np.uint64)
         self.scratch = np.zeros(512, np.int64)
         self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-        self.child_keys = np.zeros((self.moves.shape[1], 6), np.uint64)
+        self.child_keys = np.zeros((self.moves.shape[1], 7), np.uint64)
 
 
 def _coerce(deal_or_position: Any, rules: "str | Rules | None") -> tuple[Position, int | None]:
@@ -304,12 +354,7 @@ def solve(
     r = start.rules
     t0 = time.perf_counter()
     prob = _Problem(start)
-    kw = _key_words(r)
-    # While the table grows the old one (a quarter of the new) is still held,
-    # so the largest table is sized for both to fit in max_memory_mb.
-    cap_entries = 1 << max(10, (max_memory_mb * (1 << 20) * 4 // (5 * 8 * kw)).bit_length() - 1)
-    size = min(INITIAL_TABLE, cap_entries)
-    tt = np.zeros((size, kw), np.uint64)
+    tables = _Tables(_key_words(r), max_memory_mb * (1 << 20))
     limit: str | None = None
     status = K.RUNNING
     st = prob.stats
@@ -323,17 +368,13 @@ def solve(
                     break
             nodes_before = int(st[K.ST_NODES])
             status = K._search(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc,
-                               prob.mask, prob.moves, prob.nmoves, prob.midx, tt, st, budget,
-                               int(size * (FULL_LOAD if size == cap_entries else LOAD)),
+                               prob.mask, prob.moves, prob.nmoves, prob.midx, tables.short, tables.long, st,
+                               budget, tables.grow_at(tables.short), tables.grow_at(tables.long),
                                prob.words, prob.scratch, prob.prefix, prob.child_keys)
-            if status == K.GROW:
-                if size == cap_entries:
+            if status in (K.GROW, K.GROW_LONG):
+                if not tables.grow("short" if status == K.GROW else "long", prob.words):
                     limit = "memory"
                     break
-                new_size = min(size * 4, cap_entries)
-                new = np.zeros((new_size, kw), np.uint64)
-                K._tt_rehash(tt, new, prob.words)
-                tt, size = new, new_size
                 continue
             if status in (K.SOLVED, K.EXHAUSTED):
                 break
@@ -379,6 +420,7 @@ def solve(
         rules=r.name,
         seed=seed,
         limit=limit,
-        stats={"stuck_prunes": int(st[K.ST_STUCK]), "table_entries": size,
+        stats={"stuck_prunes": int(st[K.ST_STUCK]), "short_keys": int(st[K.ST_SHORT]),
+               "table_rows": tables.short.shape[0] + tables.long.shape[0],
                "seen_children": int(st[K.ST_SEEN])},
     )

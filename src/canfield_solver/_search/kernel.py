@@ -42,7 +42,11 @@ P_SAFE = 8        # safe foundation moves: 0 off, 1 alt/full-wrap table, 2 alt s
 P_STUCK = 9       # 1: apply the stuck-card test
 P_GAPLOCK = 10    # 1: no column-to-column move while a gap is open
 P_SUITBITS = 11   # key bits per card above a column's bottom (layout.py): 1 alternate, 0 same suit, 2 any
-NPARAMS = 12
+P_TALON_BITS = 12     # widths of word 0's fields in a short key (_compact): talon cards,
+P_WPOS_BITS = 13      # waste position,
+P_RES_BITS = 14       # reserve count,
+P_RDL_BITS = 15       # redeals used (0 when unlimited)
+NPARAMS = 16
 
 # Card lookup table (int64[52, 64]), built once per search in Python:
 # lut[c, h] for h < 52 is 1 when card c may be built on card h; then the
@@ -87,12 +91,15 @@ ST_TTCOUNT = 6
 ST_STUCK = 7
 ST_SOLVED_DEPTH = 8
 ST_SEEN = 9       # children already in the table when made
-NSTATS = 10
+ST_SHORT = 10     # positions in the short table (the rest are in the long one)
+NSTATS = 11
 
 RUNNING = 0
 SOLVED = 1
 EXHAUSTED = 2
-GROW = 3
+GROW = 3          # the short table is due to grow
+GROW_LONG = 4     # the long table is due to grow
+LONG_ONLY = 999
 
 # Moves: kind | src << 4 | dst << 12 | count << 20 | redeal << 28 ------------
 K_RF = 0
@@ -556,7 +563,11 @@ def _put(words, pos, v, k):
 
 @njit(**_NO_NRT)
 def _key(cols, sc, mask, d, params, words, scratch):
-    """The packed key of level ``d`` into ``words`` (layout.py)."""
+    """The packed key of level ``d`` into ``words`` (layout.py); returns the column stream's bits.
+
+    (LONG_ONLY when the stream was not measured: the key then always goes to
+    the long table.)
+    """
     draw = params[P_DRAW]
     m = mask[d]
     wb = sc[d, SC_WB]
@@ -610,7 +621,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
             lo = lo << np.uint64(sh)
         words[1] = hi
         words[2] = lo
-        return
+        return nbits
     pos = 0
     for oi in range(ncols):
         c = order[oi]
@@ -628,6 +639,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
                     nb = 0
             if nb > 0:
                 pos = _put(words, pos, acc, nb)
+    return LONG_ONLY
 
 
 @njit(**_NO_NRT, inline="always")
@@ -675,11 +687,42 @@ def _tt_insert(tt, words):
 
 @njit(**_NO_NRT)
 def _tt_rehash(old, new, words):
+    kw = old.shape[1]
     for i in range(old.shape[0]):
         if old[i, 0] != np.uint64(0):
-            for j in range(old.shape[1]):
-                words[j] = old[i, j]
+            for j in range(4):
+                words[j] = old[i, j] if j < kw else np.uint64(0)
             _tt_insert(new, words)
+
+
+@njit(**_NO_NRT)
+def _compact(words, nbits, params):
+    """Rewrite a key as a two-word short key if it fits 127 bits; 1 if it did, 0 if not (unchanged).
+
+    The short key is one 128-bit number: bit 127 set (no short key is zero,
+    the empty row), then the column stream exactly as in the long key, and in
+    the lowest bits word 0's fields at their true widths for this search
+    (talon mask, waste position, reserve count, redeals used). The stream
+    names its own length (column headers), so different positions never share
+    a short key, and a position always gets the same one.
+    """
+    tb = params[P_TALON_BITS]
+    wb = params[P_WPOS_BITS]
+    rb = params[P_RES_BITS]
+    db = params[P_RDL_BITS]
+    if words[3] != np.uint64(0) or nbits + tb + wb + rb + db > 127:
+        return 0
+    w0 = words[0]
+    low = w0 & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
+    low |= ((w0 >> np.uint64(WPOS_SHIFT)) & np.uint64(63)) << np.uint64(tb)
+    low |= ((w0 >> np.uint64(RES_SHIFT)) & np.uint64(63)) << np.uint64(tb + wb)
+    low |= ((w0 >> np.uint64(RDL_SHIFT)) & np.uint64(15)) << np.uint64(tb + wb + rb)
+    hi = (np.uint64(1) << np.uint64(63)) | (words[1] >> np.uint64(1))
+    lo = (words[1] << np.uint64(63)) | (words[2] >> np.uint64(1)) | low
+    words[0] = hi
+    words[1] = lo
+    words[2] = np.uint64(0)
+    return 1
 
 
 @njit(**_NO_NRT)
@@ -688,7 +731,7 @@ def _score(sc, d):
 
 
 @njit(**_NO_NRT)
-def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, tt, stats, d, scratch,
+def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d, scratch,
             prefix, child_keys, won, room):
     """Generate the moves of level ``d``, make every child once, and mark each child seen or new.
 
@@ -718,7 +761,6 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         return 2
     nmoves[d] = n
     midx[d] = 0
-    cap_mask = np.uint64(tt.shape[0] - 1)
     for k in range(n):
         _copy_level(cols, sc, mask, d)
         _apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
@@ -732,31 +774,38 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             stats[ST_BEST] = sc_k
             return 1
         row = child_keys[k]
-        _key(cols, sc, mask, d + 1, params, row, scratch)
-        h = _hash(row) & cap_mask
+        short = _compact(row, _key(cols, sc, mask, d + 1, params, row, scratch), params)
+        table = ts if short else tt
+        h = _hash(row) & np.uint64(table.shape[0] - 1)
         row[4] = h
         row[5] = np.uint64(sc_k)
-        _prefetch_row(tt, h)  # every child's cache miss is under way before the first probe
+        row[6] = np.uint64(short)
+        _prefetch_row(table, h)  # every child's cache miss is under way before the first probe
     for k in range(n):
         row = child_keys[k]
-        if _tt_insert_at(tt, row, row[4]) == 0:
+        short = row[6] == np.uint64(1)
+        if _tt_insert_at(ts if short else tt, row, row[4]) == 0:
             moves[d, k] |= SEEN
             stats[ST_SEEN] += 1
         else:
             stats[ST_TTCOUNT] += 1
+            stats[ST_SHORT] += 1 if short else 0
             if np.int64(row[5]) > stats[ST_BEST]:
                 stats[ST_BEST] = np.int64(row[5])
     return 0
 
 
 @njit(**_NO_NRT)
-def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, tt, stats, budget,
-            grow_at, words, scratch, prefix, child_keys):
+def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, budget,
+            grow_short, grow_long, words, scratch, prefix, child_keys):
     """Run the search for about ``budget`` nodes. Resumable: all state lives in the arrays.
 
+    Positions whose key fits 127 bits go to the short table ``ts`` (two
+    words a row, _compact), the rest to the long table ``tt``; each asks to
+    grow (GROW, GROW_LONG) when it holds ``grow_short`` / ``grow_long``.
     ``words`` (uint64[4]), ``scratch`` (int64[512]), ``prefix``
-    (uint64[MAXCOLS, COLCAP]) and ``child_keys`` (uint64[row width, 6]) are
-    work space. A position is inserted in the table when its parent is
+    (uint64[MAXCOLS, COLCAP]) and ``child_keys`` (uint64[row width, 7]) are
+    work space. A position is inserted in a table when its parent is
     expanded and expanded when the search reaches it.
     """
     maxd = sc.shape[0] - 1
@@ -765,8 +814,10 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         stats[ST_STARTED] = 1
         stats[ST_DEPTH] = 0
         _init_codes(cols, sc, 0, params)
-        _key(cols, sc, mask, 0, params, words, scratch)
-        stats[ST_TTCOUNT] += _tt_insert(tt, words)
+        short = _compact(words, _key(cols, sc, mask, 0, params, words, scratch), params)
+        stats[ST_TTCOUNT] += 1
+        stats[ST_SHORT] += short
+        _tt_insert(ts if short else tt, words)
         stats[ST_BEST] = _score(sc, 0)
         if _score(sc, 0) == won:
             stats[ST_SOLVED_DEPTH] = 0
@@ -779,11 +830,14 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     d = stats[ST_DEPTH]
     start = stats[ST_NODES]
     while stats[ST_NODES] - start < budget:
-        if stats[ST_TTCOUNT] >= grow_at:
+        if stats[ST_SHORT] >= grow_short:
             stats[ST_DEPTH] = d
             return GROW
+        if stats[ST_TTCOUNT] - stats[ST_SHORT] >= grow_long:
+            stats[ST_DEPTH] = d
+            return GROW_LONG
         if nmoves[d] < 0:  # reached, not yet expanded
-            r = _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, tt, stats, d,
+            r = _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d,
                         scratch, prefix, child_keys, won, budget - (stats[ST_NODES] - start))
             if r == 1:
                 stats[ST_DEPTH] = d

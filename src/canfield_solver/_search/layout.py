@@ -29,6 +29,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
+# Default cap on the transposition tables, in MiB (solver.solve, the CLI):
+# lets the short table reach 2**25 rows (about 28 M positions) while the one
+# it grows from is still held, and keeps a worker process under 1 GiB.
+DEFAULT_MEMORY_MB = 720
+
 KEY_WORDS = 4
 MASK_BITS = 40
 WPOS_SHIFT = 40
