@@ -67,3 +67,27 @@ def test_readme_opens_with_install_and_test_commands():
     lines = [ln for ln in README.read_text().splitlines() if ln.startswith("pip install")]
     assert len(lines) >= 2
     assert "canfield" in lines[0] and "pytest" in lines[1]
+
+
+def test_empty_and_blank_option_values_are_refused(tmp_path):
+    """An empty value is never taken as "use the default": one line, exit 2, for every text option."""
+    deal = tmp_path / "d.json"
+    deal.write_text(Deal.from_seed(0).to_json())
+    moves = tmp_path / "m.txt"
+    moves.write_text("draw\n")
+    for blank in ("", " ", "\t"):
+        one_line_error(invoke("deal", "1", "--rules", blank), "--rules.*must not be empty")
+        one_line_error(invoke("deal", "1", "--rules-file", blank), "--rules-file.*must not be empty")
+        one_line_error(invoke("solve", "--seed", "2", "--rules", blank), "--rules.*must not be empty")
+        one_line_error(invoke("solve", "--deal", blank), "--deal.*must not be empty")
+        one_line_error(invoke("solve", "--seed", "2", "--moves-played", blank), "--moves-played.*must not be empty")
+        one_line_error(invoke("check", blank, str(moves)), "DEAL.json.*must not be empty")
+        one_line_error(invoke("check", str(deal), blank), "MOVES.*must not be empty")
+        one_line_error(invoke("winrate", "--seeds", blank, "--max-nodes", "5"), "--seeds.*must not be empty")
+        one_line_error(invoke("winrate", "--seeds", "0:2", "--db", blank, "--max-nodes", "5"), "--db.*must not be empty")
+        one_line_error(invoke("analyze", "--seed", "2", "--rules", blank), "--rules.*must not be empty")
+        one_line_error(invoke("pick", "--rules", blank), "--rules.*must not be empty")
+    for opt in ("--seed", "--max-seconds", "--max-nodes", "--max-memory"):
+        one_line_error(invoke("solve", opt, "") if opt == "--seed" else invoke("solve", "--seed", "2", opt, ""),
+                       f"Invalid value for '{opt}")
+    one_line_error(invoke("deal", ""), "SEED")

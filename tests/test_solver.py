@@ -207,3 +207,10 @@ def test_public_api_names():
             "r = c.solve(c.Deal.from_seed(2)); assert r.verdict is c.Verdict.SOLVED; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_full_deal_uses_both_tables_and_keeps_its_verdict():
+    """Seed 9 (unsolvable, about 0.7 M nodes) has positions with long columns that do not fit a short key."""
+    r = solve(9, max_nodes=3_000_000)
+    assert r.verdict is Verdict.UNSOLVABLE
+    assert 0 < r.stats["short_keys"] < r.positions

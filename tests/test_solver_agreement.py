@@ -71,3 +71,17 @@ def agreement_test(max_examples, max_states):
 
 test_verdicts_equal_exhaustive_search = agreement_test(120, 12_000)
 test_verdicts_equal_exhaustive_search_many = pytest.mark.slow(agreement_test(2500, 40_000))
+
+
+@pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile", "storehouse", "rainbow", "runs-any-gap"])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**64 - 1))
+def test_long_keys_alone_give_the_same_verdicts(preset, data, seed):
+    """Reduced decks always fit the short table; with short keys switched off the long table does the work."""
+    from unittest import mock
+
+    import canfield_solver.solver as solver_module
+    shape = data.draw(st.sampled_from(HARD_SHAPES if preset in CUSTOM else SHAPES))
+    with mock.patch.object(solver_module, "SHORT_KEYS", False):
+        check_agreement(preset, shape, seed, 12_000)

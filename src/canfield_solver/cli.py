@@ -46,13 +46,20 @@ class _Group(click.Group):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+def _not_blank(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Refuse an empty or blank text value (``--rules ""`` would otherwise mean the default)."""
+    if isinstance(value, str) and not value.strip():
+        raise click.BadParameter("must not be empty")
+    return value
+
+
 def _rules_option(f: Any) -> Any:
     f = click.option(
-        "--rules-file", "rules_file", type=click.Path(dir_okay=False), default=None,
+        "--rules-file", "rules_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
         help="A JSON file of Rules parameters (overrides --rules).",
     )(f)
     return click.option(
-        "--rules", "-r", "rules_name", default=None, metavar="PRESET",
+        "--rules", "-r", "rules_name", default=None, metavar="PRESET", callback=_not_blank,
         help=f"Rules preset: {', '.join(PRESETS)} (default canfield, or the deal file's).",
     )(f)
 
@@ -124,8 +131,8 @@ def deal(seed: int, rules_name: str | None, rules_file: str | None, as_json: boo
 
 
 @cli.command()
-@click.argument("deal_file", metavar="DEAL.json", type=click.Path(dir_okay=False))
-@click.argument("moves_file", metavar="MOVES", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("deal_file", metavar="DEAL.json", type=click.Path(dir_okay=False), callback=_not_blank)
+@click.argument("moves_file", metavar="MOVES", type=click.Path(dir_okay=False, allow_dash=True), callback=_not_blank)
 @_rules_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 def check(deal_file: str, moves_file: str, rules_name: str | None, rules_file: str | None, as_json: bool) -> int:
@@ -163,9 +170,11 @@ EXIT_CODES = {"solved": 0, "unsolvable": 1, "unknown": 3}
 
 @cli.command()
 @click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number (SPEC §2).")
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, help="Deal or position JSON file.")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
+              help="Deal or position JSON file.")
 @_rules_option
 @click.option("--moves-played", "played_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              callback=_not_blank,
               help="Solve from the position after these moves (one per line, or a JSON list).")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Stop with 'unknown' after this long.")
@@ -282,7 +291,7 @@ def _jobs_default() -> int:
 
 @cli.command()
 @_rules_option
-@click.option("--seeds", "seeds_text", default="0:1000", show_default=True, metavar="START:STOP",
+@click.option("--seeds", "seeds_text", default="0:1000", show_default=True, metavar="START:STOP", callback=_not_blank,
               help="Seeds to study: START:STOP (STOP excluded), a seed, or a comma list.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Local worker processes (default: the core count).")
@@ -292,9 +301,9 @@ def _jobs_default() -> int:
               help="Node limit per deal (reproducible, unlike time); a deal that hits it counts as unknown.")
 @click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB, show_default=True,
               help="Transposition table cap per worker in MiB.")
-@click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
               help="SQLite result store: finished deals are saved as they come and skipped when run again.")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_not_blank,
               help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -332,8 +341,10 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, job
 
 
 @cli.command()
-@click.option("--db", "db", type=click.Path(dir_okay=False, exists=True), required=True, help="The result store.")
-@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), required=True, help="CSV file to write.")
+@click.option("--db", "db", type=click.Path(dir_okay=False, exists=True), required=True, callback=_not_blank,
+              help="The result store.")
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), required=True, callback=_not_blank,
+              help="CSV file to write.")
 def export(db: str, csv_out: str) -> int:
     """Write every stored result to CSV (one row per rules and seed)."""
     from .store import ResultStore
@@ -365,7 +376,8 @@ def _analysis_lines(a: Any, full: int) -> list[str]:
 
 @cli.command()
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number.")
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, help="Deal JSON file.")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
+              help="Deal JSON file.")
 @_rules_option
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               help="Time limit of the main search.")
@@ -402,7 +414,7 @@ def analyze(seed: int | None, deal_file: str | None, rules_name: str | None, rul
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local worker processes.")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Time limit per deal.")
-@click.option("--db", "db", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
               help="Result store: analysed deals are saved and reused.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {seed, rating, ...}.")
 def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count: int, start: int,

@@ -29,6 +29,7 @@ INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
 LOAD = 0.7         # grow a table at this load
 FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
 DEFAULT_MEMORY_MB = L.DEFAULT_MEMORY_MB
+SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
 
 
 class Verdict(str, enum.Enum):
@@ -129,8 +130,12 @@ def _params(r: Rules) -> np.ndarray:
 
 
 def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | None) -> None:
-    """Word 0's field widths in a short key (kernel._compact) for this search."""
-    params[K.P_TALON_BITS] = ntalon
+    """Word 0's field widths in a short key (kernel._compact) for this search.
+
+    With ``SHORT_KEYS`` off the talon field is made too wide for any key to
+    fit, so every position goes to the long table (a test switch).
+    """
+    params[K.P_TALON_BITS] = ntalon if SHORT_KEYS else 128
     params[K.P_WPOS_BITS] = ntalon.bit_length()
     params[K.P_RES_BITS] = nreserve.bit_length()
     params[K.P_RDL_BITS] = 0 if redeals is None else redeals.bit_length()
