@@ -2,9 +2,12 @@
 
 The search walks positions depth first with an explicit stack. Each stack
 level holds a full copy of the (small) position, so a move is made by copying
-the level and changing the copy; nothing is ever undone. A transposition
-table of full keys (layout.py) marks every position seen, so each position is
-expanded at most once and a hash collision can never change a verdict.
+the level and changing the copy; nothing is ever undone. Transposition
+tables of full keys (layout.py; short two-word keys where they fit,
+_compact) mark every position seen, so each position is expanded at most
+once and a hash collision can never change a verdict. A position's children
+are all made and entered in the table when it is expanded (_expand); the
+soundness of each part is argued in docs/solver-notes.md.
 
 Stock moves are direct plays: every waste card reachable by draws (and one
 redeal, where allowed) is a move of its own; the draws and redeals are
@@ -798,11 +801,13 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
 @njit(**_NO_NRT)
 def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, budget,
             grow_short, grow_long, words, scratch, prefix, child_keys):
-    """Run the search for about ``budget`` nodes. Resumable: all state lives in the arrays.
+    """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays.
 
-    Positions whose key fits 127 bits go to the short table ``ts`` (two
-    words a row, _compact), the rest to the long table ``tt``; each asks to
-    grow (GROW, GROW_LONG) when it holds ``grow_short`` / ``grow_long``.
+    Level 0 must hold the start position with its column codes
+    (``_init_codes``). Positions whose key fits 127 bits go to the short
+    table ``ts`` (two words a row, _compact), the rest to the long table
+    ``tt``; each asks to grow (GROW, GROW_LONG) when it holds ``grow_short``
+    / ``grow_long``.
     ``words`` (uint64[4]), ``scratch`` (int64[512]), ``prefix``
     (uint64[MAXCOLS, COLCAP]) and ``child_keys`` (uint64[row width, 7]) are
     work space. A position is inserted in a table when its parent is
@@ -813,7 +818,6 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     if stats[ST_STARTED] == 0:
         stats[ST_STARTED] = 1
         stats[ST_DEPTH] = 0
-        _init_codes(cols, sc, 0, params)
         short = _compact(words, _key(cols, sc, mask, 0, params, words, scratch), params)
         stats[ST_TTCOUNT] += 1
         stats[ST_SHORT] += short
