@@ -379,7 +379,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scra
     for c in range(ncols):
         ln = sc[d, SC_LEN + c]
         if ln > 0:
-            fits_top |= bm[BM_GUESTS + cols[d, c, ln - 1]]
+            fits_top |= bm[BM_GUESTS + int(cols[d, c, ln - 1])]
         elif gaps_open:
             fits_top = ~np.uint64(0)
     # 2. Reserve to the tableau.
