@@ -209,6 +209,7 @@ def test_public_api_names():
     assert out.stdout.strip() == "ok", out.stderr
 
 
+@needs_jit
 def test_full_deals_use_both_tables_and_keep_their_verdicts():
     """Most positions of a real deal fit a short key; some (long columns, many talon cards) do not."""
     for seed, verdict in ((253, Verdict.SOLVED), (210, Verdict.UNSOLVABLE)):  # as in tests/data/verdicts.csv
