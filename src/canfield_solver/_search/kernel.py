@@ -735,7 +735,7 @@ def _score(sc, d):
 
 @njit(**_NO_NRT)
 def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d, scratch,
-            prefix, child_keys, won, room):
+            child_keys, won, room):
     """Generate the moves of level ``d``, make every child once, and mark each child seen or new.
 
     Returns 2, having changed nothing, when the children would be more than
@@ -842,7 +842,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             return GROW_LONG
         if nmoves[d] < 0:  # reached, not yet expanded
             r = _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d,
-                        scratch, prefix, child_keys, won, budget - (stats[ST_NODES] - start))
+                        scratch, child_keys, won, budget - (stats[ST_NODES] - start))
             if r == 1:
                 stats[ST_DEPTH] = d
                 return SOLVED
