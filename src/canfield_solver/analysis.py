@@ -202,12 +202,13 @@ def analyze(
     bounds each search for the first-move and critical-position counts;
     ``playouts`` random games are played with ``random.Random(playout_seed)``.
     """
-    from .solver import solve
+    from .solver import load_kernel, solve
 
     if isinstance(seed_or_deal, Deal):
         deal = seed_or_deal if rules is None else Deal.from_dict(seed_or_deal.to_dict(), get_rules(rules))
     else:
         deal = Deal.from_seed(seed_or_deal, get_rules(rules or "canfield"))
+    load_kernel()  # a first compile is not part of the analysis time
     t0 = time.perf_counter()
     res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
     start = Position(deal)

@@ -115,7 +115,7 @@ MOVE_BITS = (1 << 29) - 1
 SEEN = 1 << 40    # flag on a stored move: its child was already in the table when it was made
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _mv(kind, src, dst, count, redeal):
     return kind | (src << 4) | (dst << 12) | (count << 20) | (redeal << 28)
 
@@ -167,25 +167,25 @@ else:
         return types.uint64(types.uint64), codegen
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _below(wb):
     """Mask of talon indices below ``wb``."""
     return (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _fits_on(card, host, lut):
     """Whether ``card`` may be built on ``host`` in a column (a table lookup)."""
     return lut[card, host] == 1
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _fits_f(card, sc, d, params, lut):
     f = sc[d, SC_F + card // 13]
     return f < params[P_RANKS] and lut[card, LUT_REL] == f
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _home(card, sc, d, lut):
     return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
 
@@ -224,7 +224,7 @@ def _is_safe(card, sc, d, params, lut):
     return opp >= r - 1 or (opp >= r - 2 and same >= r - 3)
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _bit(card):
     return np.uint64(1) << np.uint64(card)
 
@@ -353,7 +353,7 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scra
         for c in range(ncols):
             ln = sc[d, SC_LEN + c]
             if ln > 1 or (ln == 1 and not lock_cost):
-                card = cols[d, c, ln - 1]
+                card = np.int64(cols[d, c, ln - 1])
                 if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
                     out[0] = _mv(K_TF, c, 0, 1, 0)
                     return 1
@@ -460,7 +460,7 @@ def _copy_level(cols, sc, mask, d):
     mask[d + 1] = mask[d]
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _suit_code(card, sb):
     """The key's code of a card above a column's bottom (layout.suit_code)."""
     s = card // 13
@@ -469,7 +469,7 @@ def _suit_code(card, sb):
     return s if sb == 2 else 0
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _place(cols, sc, d, card, to_foundation, dst, sb):
     """Put a single card on its foundation or on top of column ``dst``."""
     if to_foundation:
@@ -549,7 +549,7 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
                 sc[d, SC_CB + c] = 0
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _put(words, pos, v, k):
     """Write the low ``k`` bits of ``v`` at stream bit ``pos`` (most significant first)."""
     while k > 0:
@@ -645,7 +645,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
     return LONG_ONLY
 
 
-@njit(**_NO_NRT, inline="always")
+@njit(**_NO_NRT)
 def _hash(words):
     h = words[0] * np.uint64(0x9E3779B97F4A7C15)
     h ^= words[1] + np.uint64(0x632BE59BD9B4E019) + (h << np.uint64(6)) + (h >> np.uint64(2))
@@ -816,19 +816,22 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     maxd = sc.shape[0] - 1
     won = 4 * params[P_RANKS]
     if stats[ST_STARTED] == 0:
+        # The root level as a typed int, not the literal 0: each literal
+        # argument would compile a second copy of the callee (~3 s).
+        root = stats[ST_DEPTH] * 0
         stats[ST_STARTED] = 1
         stats[ST_DEPTH] = 0
-        short = _compact(words, _key(cols, sc, mask, 0, params, words, scratch), params)
+        short = _compact(words, _key(cols, sc, mask, root, params, words, scratch), params)
         stats[ST_TTCOUNT] += 1
         stats[ST_SHORT] += short
         _tt_insert(ts if short else tt, words)
-        stats[ST_BEST] = _score(sc, 0)
-        if _score(sc, 0) == won:
+        stats[ST_BEST] = _score(sc, root)
+        if _score(sc, root) == won:
             stats[ST_SOLVED_DEPTH] = 0
             return SOLVED
         midx[0] = 0
         nmoves[0] = -1  # expanded in the loop
-        if _is_stuck(cols, sc, 0, params, bm, prefix):
+        if _is_stuck(cols, sc, root, params, bm, prefix):
             stats[ST_STUCK] += 1
             nmoves[0] = 0
     d = stats[ST_DEPTH]
