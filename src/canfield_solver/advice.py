@@ -1,0 +1,109 @@
+"""``hint``: in the middle of a game, can it still be won, and what to play next.
+
+>>> from canfield_solver.advice import hint
+>>> h = hint(Deal.from_seed(2), ["draw"] * 7)     # doctest: +SKIP
+>>> h.verdict, h.next_moves                        # doctest: +SKIP
+(<Verdict.SOLVED: 'solved'>, ('W>F',))
+
+The position after the played moves is decided by the exact solver (a
+stalled position, SPEC §3, is lost without a search); a winning line from
+there gives the next step, printed the way ``transcript`` prints steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ._search.layout import DEFAULT_MEMORY_MB
+from .deal import Deal
+from .game import replay
+from .moves import Move
+from .solver import SolveResult, Verdict, solve
+from .transcript import LogReview, Step, review, steps
+
+__all__ = ["Hint", "hint"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What ``hint`` found.
+
+    verdict
+        For the position after the played moves: solved (it can still be
+        won), unsolvable (it cannot), unknown (a limit stopped the search).
+    stalled
+        No progress move can ever be reached again (SPEC §3); then the
+        verdict is unsolvable without a search.
+    next_moves
+        SPEC §4 moves of the next step of a winning line: any draws and
+        redeals, up to and including the first card move. Empty unless solved
+        (and when the game is already won).
+    next_steps
+        The same moves as printed steps, numbered on from the played moves.
+    solution
+        The whole winning line from the position (empty unless solved).
+    log
+        What the played moves themselves show (``transcript.review``).
+    result
+        The search behind the verdict (None when the position was stalled).
+    """
+
+    moves_played: int
+    verdict: Verdict
+    stalled: bool
+    next_moves: tuple[str, ...]
+    next_steps: tuple[Step, ...]
+    solution: tuple[str, ...]
+    log: LogReview
+    result: SolveResult | None
+
+    def to_dict(self) -> dict:
+        return {
+            "moves_played": self.moves_played,
+            "verdict": self.verdict.value,
+            "stalled": self.stalled,
+            "next_moves": list(self.next_moves),
+            "next": [s.text for s in self.next_steps],
+            "solution": list(self.solution),
+            "last_progress": self.log.last_progress,
+            "passes_since_progress": self.log.passes_since_progress,
+            "repeat": list(self.log.repeat) if self.log.repeat else None,
+            "nodes": self.result.nodes if self.result else 0,
+            "seconds": round(self.result.seconds, 6) if self.result else 0.0,
+            "limit": self.result.limit if self.result else None,
+        }
+
+
+def hint(
+    deal: Deal,
+    moves: Sequence["str | Move"],
+    *,
+    max_seconds: float | None = 60.0,
+    max_nodes: int | None = None,
+    max_memory_mb: int = DEFAULT_MEMORY_MB,
+) -> Hint:
+    """Decide the position after ``moves`` from ``deal`` and give the next step of a winning line.
+
+    Raises ``IllegalMoveError``/``MoveError`` (with the move's number) when a
+    played move is illegal or malformed.
+    """
+    played = list(moves)
+    pos = replay(deal, played).position
+    log = review(deal, played)
+    if pos.is_stalled():
+        return Hint(len(played), Verdict.UNSOLVABLE, True, (), (), (), log, None)
+    res = solve(pos, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+    nxt: list[str] = []
+    for m in res.moves:
+        nxt.append(m)
+        if m not in ("draw", "redeal"):
+            break
+    shown = steps(pos, nxt)
+    first = _steps_played(deal, played) + 1
+    shown = [Step(first + i, s.moves, s.text, s.pass_number, s.progress) for i, s in enumerate(shown)]
+    return Hint(len(played), res.verdict, False, tuple(nxt), tuple(shown), res.moves, log, res)
+
+
+def _steps_played(deal: Deal, played: list[str]) -> int:
+    return len(steps(deal, played))

@@ -1,0 +1,243 @@
+"""Move lists a person can follow with real cards, and what a played log shows.
+
+``steps`` replays SPEC §4 moves on the reference engine and turns them into
+numbered steps: a run of draws is one step (``draw ×3 → waste 7♥``), each
+redeal starts a new pass through the stock, and every other move names the
+cards it moves (``W>F 7♥``, ``T2>T4 5♠ on 6♦``), so a player who turned up a
+different card notices at once. ``format_steps`` prints them;
+``parse_steps`` reads that printed text back into SPEC moves (it is how the
+tests prove the printout replays to the same position).
+
+``review`` reads a played log: where the last progress move was (SPEC §3: a
+card to a foundation, or a card taken from the reserve or the waste), how
+many passes through the stock have gone by since, and whether a position
+came round again with no progress move in between.
+
+Only the rules engine is used here; nothing imports the solver.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from .cards import RANKS, rank_of, suit_of
+from .deal import Deal
+from .errors import MoveError
+from .game import Position
+from .moves import Move, parse_move
+
+__all__ = ["Step", "LogReview", "pretty_card", "steps", "format_steps", "parse_steps", "review"]
+
+SUIT_SYMBOLS = "♣♦♥♠"  # C D H S, the order of cards.SUITS
+
+
+def pretty_card(card: int) -> str:
+    """A card as a player writes it: ``10♥``, ``Q♠``, ``A♣``."""
+    rank = RANKS[rank_of(card)]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit_of(card)]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One printed step: one move, or a run of draws.
+
+    ``moves`` are the SPEC §4 moves the step stands for, ``text`` what is
+    printed, ``pass_number`` the pass through the stock it belongs to (1 for
+    the first), ``progress`` whether it is a progress move (SPEC §3).
+    """
+
+    number: int
+    moves: tuple[str, ...]
+    text: str
+    pass_number: int
+    progress: bool
+
+
+def _start(deal_or_position: "Deal | Position") -> Position:
+    if isinstance(deal_or_position, Position):
+        return deal_or_position.copy()
+    return Position(deal_or_position)
+
+
+def _run(cards: Sequence[int]) -> str:
+    if len(cards) == 1:
+        return pretty_card(cards[0])
+    return f"{pretty_card(cards[0])}..{pretty_card(cards[-1])} ({len(cards)} cards)"
+
+
+def _describe(before: Position, m: Move, after: Position) -> str:
+    """The text of one move that is not a draw or a redeal."""
+    if m.src == "W":
+        cards = [before.waste[-1]]
+    elif m.src == "R":
+        cards = [before.reserve[-1]]
+    else:
+        col = before.tableau[m.src_col - 1]
+        cards = col[-(len(col) if m.count is None else m.count):]
+    text = f"{m} {_run(cards)}"
+    if m.dst == "T":
+        dst = before.tableau[m.dst_col - 1]
+        text += f" on {pretty_card(dst[-1])}" if dst else " into the gap"
+    # A column the move emptied is filled at once from the reserve (SPEC §3 Gaps): say with what.
+    for i, (b, a) in enumerate(zip(before.tableau, after.tableau)):
+        expect = list(b)
+        if m.src == "T" and i == m.src_col - 1:
+            expect = expect[: len(expect) - len(cards)]
+        if m.dst == "T" and i == m.dst_col - 1:
+            expect = expect + list(cards)
+        if a != expect:
+            text += f"; reserve {_run(a[len(expect):])} fills T{i + 1}"
+    return text
+
+
+def steps(deal_or_position: "Deal | Position", moves: Sequence["str | Move"]) -> list[Step]:
+    """Replay ``moves`` and group them into numbered steps (see the module docstring).
+
+    Raises ``IllegalMoveError``/``MoveError`` at the first illegal or
+    malformed move, as ``Position.play`` does.
+    """
+    pos = _start(deal_or_position)
+    out: list[Step] = []
+    draws: list[str] = []
+    pass_number = pos.redeals_used + 1
+
+    def flush() -> None:
+        if not draws:
+            return
+        n = len(draws)
+        top = f"waste {pretty_card(pos.waste[-1])}" if pos.waste else "waste empty"
+        tail = "; stock empty" if not pos.stock else ""
+        text = f"draw ×{n} → {top}{tail}" if n > 1 else f"draw → {top}{tail}"
+        out.append(Step(len(out) + 1, tuple(draws), text, pass_number, False))
+        draws.clear()
+
+    for raw in moves:
+        m = parse_move(raw)
+        if m.src == "draw":
+            pos.play(m)
+            draws.append("draw")
+            continue
+        flush()
+        if m.src == "redeal":
+            pos.play(m)
+            pass_number += 1
+            out.append(Step(len(out) + 1, ("redeal",), f"redeal → pass {pass_number}", pass_number, False))
+            continue
+        before = pos.copy()
+        pos.play(m)
+        out.append(Step(len(out) + 1, (str(m),), _describe(before, m, pos), pass_number,
+                        Position.is_progress(before, m, pos)))
+    flush()
+    return out
+
+
+def format_steps(all_steps: Sequence[Step], *, passes: bool = True) -> str:
+    """Numbered lines, one per step, with a ``pass N`` heading where each pass through the stock starts."""
+    lines: list[str] = []
+    width = len(str(len(all_steps))) if all_steps else 1
+    current = None
+    for s in all_steps:
+        if passes and s.pass_number != current and not s.moves == ("redeal",):
+            lines.append(f"-- pass {s.pass_number} --")
+            current = s.pass_number
+        lines.append(f"{s.number:>{width}}. {s.text}")
+        if s.moves == ("redeal",):
+            current = s.pass_number
+            if passes:
+                lines.append(f"-- pass {s.pass_number} --")
+    return "\n".join(lines)
+
+
+_DRAWS = re.compile(r"^draw\s*(?:[×x*]\s*(\d+))?(?:\s|$)", re.IGNORECASE)
+_NUMBER = re.compile(r"^\d+\.\s*")
+
+
+def parse_steps(text: str) -> list[str]:
+    """SPEC §4 moves from ``format_steps`` text (``draw ×3`` → three draws; card names and headings ignored).
+
+    A line that is not a step, a heading, a comment or blank raises ``MoveError``.
+    """
+    out: list[str] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line or line.startswith("--"):
+            continue
+        line = _NUMBER.sub("", line)
+        d = _DRAWS.match(line)
+        if d:
+            out.extend(["draw"] * int(d.group(1) or 1))
+            continue
+        word = line.split()[0].rstrip(";,")
+        try:
+            out.append(str(parse_move(word)))
+        except MoveError as e:
+            raise MoveError(f"line {lineno}: {e}") from None
+    return out
+
+
+def looks_like_steps(text: str) -> bool:
+    """True for text written by ``format_steps`` (numbered lines), False for one SPEC move per line."""
+    return any(_NUMBER.match(line.strip()) for line in text.splitlines())
+
+
+@dataclass(frozen=True)
+class LogReview:
+    """What a played log shows, before any search (``review``).
+
+    last_progress
+        1-based number of the last progress move (SPEC §3), or 0 if none.
+    passes_since_progress
+        Redeals played since that move: each is one more full pass through the stock.
+    repeat
+        ``(i, j)``: the position after move ``j`` is the one after move ``i``
+        (0: the start) with no progress move between, so moves ``i+1..j``
+        went round in a circle; None if nothing repeated since the last
+        progress move.
+    """
+
+    moves: int
+    last_progress: int
+    passes_since_progress: int
+    repeat: tuple[int, int] | None
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.last_progress:
+            out.append(f"last progress move: move {self.last_progress} of {self.moves}")
+        else:
+            out.append(f"last progress move: none in {self.moves} moves")
+        out.append(f"passes through the stock since: {self.passes_since_progress}")
+        if self.repeat:
+            i, j = self.repeat
+            after = "the start" if i == 0 else f"move {i}"
+            out.append(f"repeating: the position after move {j} is the one after {after}, "
+                       f"with no progress move between")
+        else:
+            out.append("repeating: no")
+        return out
+
+
+def review(deal_or_position: "Deal | Position", moves: Sequence["str | Move"]) -> LogReview:
+    """Read a legal log (raises at the first illegal move, like ``steps``)."""
+    pos = _start(deal_or_position)
+    last = 0
+    passes = 0
+    seen: dict[tuple, int] = {pos.key(): 0}
+    repeat: tuple[int, int] | None = None
+    for i, raw in enumerate(moves, 1):
+        m = parse_move(raw)
+        before = pos.copy() if m.src not in ("draw", "redeal") else None
+        pos.play(m)
+        if before is not None and Position.is_progress(before, m, pos):
+            last, passes, seen, repeat = i, 0, {}, None
+        elif m.src == "redeal":
+            passes += 1
+        k = pos.key()
+        if k in seen:
+            if repeat is None:
+                repeat = (seen[k], i)
+        else:
+            seen[k] = i
+    return LogReview(len(moves), last, passes, repeat)
