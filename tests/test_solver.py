@@ -106,7 +106,9 @@ def test_cli_exit_codes_and_json_schema():
 def test_cli_text_and_moves():
     r = invoke("solve", "--seed", "2", "--moves", "--rules", "canfield-whole-pile")
     assert r.exit_code == 0 and "solved" in r.output
-    moves = r.output.strip().splitlines()[-1].split()
+    from canfield_solver.transcript import parse_steps
+
+    moves = parse_steps("\n".join(r.output.strip().splitlines()[2:]))
     assert replay(Deal.from_seed(2, "canfield-whole-pile"), moves).position.is_won()
 
 
@@ -159,7 +161,9 @@ def test_readme_first_command_runs():
     assert args[:2] == ["canfield", "solve"]
     r = invoke(*args[1:])
     assert r.exit_code == 0 and "solved" in r.output
-    moves = r.output.strip().splitlines()[-1].split()
+    from canfield_solver.transcript import parse_steps
+
+    moves = parse_steps("\n".join(r.output.strip().splitlines()[2:]))
     assert replay(Deal.from_seed(int(args[args.index("--seed") + 1])), moves).position.is_won()
 
 

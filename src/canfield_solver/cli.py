@@ -15,9 +15,10 @@ import click
 
 from . import __version__
 from .deal import Deal
-from .errors import CanfieldError, MoveError
+from .errors import CanfieldError
 from .game import Position, render, replay
 from .rules import PRESETS, Rules, get_rules
+from .transcript import format_steps, looks_like_steps, parse_steps, review, steps
 from ._search.layout import DEFAULT_MEMORY_MB
 
 EXIT_BAD_INPUT = 2
@@ -70,19 +71,74 @@ def _resolve_rules(rules_name: str | None, rules_file: str | None, fallback: str
     return get_rules(rules_name or fallback or "canfield")
 
 
-def _load_deal(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None) -> Deal:
-    if (seed is None) == (deal_file is None):
-        raise UserError("give exactly one of --seed N or --deal FILE")
+def _load_deal(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,
+               pysolfc: str | None = None) -> Deal:
+    if sum(x is not None for x in (seed, deal_file, pysolfc)) != 1:
+        raise UserError("give exactly one of --seed N, --deal FILE or --pysolfc N")
     if seed is not None:
         return Deal.from_seed(seed, _resolve_rules(rules_name, rules_file))
+    if pysolfc is not None:
+        return Deal.from_pysolfc(pysolfc, _resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield"))
     assert deal_file is not None
     if rules_name or rules_file:
         return Deal.from_file(deal_file, _resolve_rules(rules_name, rules_file))
     return Deal.from_file(deal_file)
 
 
+def _deal_argument(text: str, rules_name: str | None, rules_file: str | None) -> Deal:
+    """DEAL as a deal JSON file (ours or the published solver's) or, when no such file exists, a seed number."""
+    import os
+
+    if text.strip().isdigit() and not os.path.exists(text):
+        seed = int(text)
+        if seed >= 2**64:
+            raise UserError(f"DEAL: seed {seed} is out of range 0..2^64-1")
+        return Deal.from_seed(seed, _resolve_rules(rules_name, rules_file))
+    return _load_deal(None, text, rules_name, rules_file)
+
+
+def _deal_and_moves(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None,
+                    rules_file: str | None) -> tuple[Deal, str]:
+    """``[DEAL] MOVES``: DEAL is left out exactly when --pysolfc N gives the deal."""
+    want = 1 if pysolfc is not None else 2
+    if len(args) != want:
+        usage = "--pysolfc N MOVES" if pysolfc is not None else "DEAL MOVES"
+        raise UserError(f"expected {usage} ({want} argument{'s' if want > 1 else ''}), got {len(args)}")
+    for name, value in zip(("DEAL", "MOVES")[2 - want:], args):
+        if not value.strip():
+            raise UserError(f"Invalid value for '{name}': must not be empty")
+    if pysolfc is not None:
+        return _load_deal(None, None, rules_name, rules_file, pysolfc), args[0]
+    return _deal_argument(args[0], rules_name, rules_file), args[1]
+
+
+def _pysolfc_option(f: Any) -> Any:
+    return click.option(
+        "--pysolfc", "pysolfc", default=None, metavar="N", callback=_not_blank,
+        help="PySolFC game number N (needs the 'pysolfc' extra); rules default to pysolfc-canfield.",
+    )(f)
+
+
+def _where(d: Deal, fallback: str = "deal") -> str:
+    if d.pysolfc_game is not None:
+        return f"PySolFC game {d.pysolfc_game}"
+    return f"seed {d.seed}" if d.seed is not None else fallback
+
+
+def _prepare_kernel() -> None:
+    """Load the search kernel; when this process must compile it first, say so on stderr (stdout stays clean)."""
+    from .solver import COMPILE_SECONDS, kernel_ready, load_kernel
+
+    if kernel_ready():
+        load_kernel()
+        return
+    click.echo(f"compiling the search kernel, first run only (~{COMPILE_SECONDS} s)...", err=True)
+    secs = load_kernel()
+    click.echo(f"compiled in {secs:.1f} s; later runs load it from the cache", err=True)
+
+
 def _read_moves(path: str) -> list[str]:
-    """Moves from a file: a JSON list of strings, or one move per line (# starts a comment)."""
+    """Moves from a file: a JSON list of strings, one move per line (# starts a comment), or printed steps."""
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -94,6 +150,8 @@ def _read_moves(path: str) -> list[str]:
     except UnicodeDecodeError:
         raise UserError(f"moves file {path!r} is not UTF-8 text") from None
     stripped = text.strip()
+    if looks_like_steps(stripped):  # the numbered steps `solve --moves` prints
+        return parse_steps(stripped)
     if stripped.startswith("["):
         try:
             data = json.loads(stripped)
@@ -117,35 +175,49 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("seed", type=click.IntRange(0, 2**64 - 1))
+@click.argument("seed", type=click.IntRange(0, 2**64 - 1), required=False)
+@_pysolfc_option
 @_rules_option
-@click.option("--json", "as_json", is_flag=True, help="Print the deal as SPEC JSON.")
-def deal(seed: int, rules_name: str | None, rules_file: str | None, as_json: bool) -> None:
-    """Show the deal of SEED."""
-    d = Deal.from_seed(seed, _resolve_rules(rules_name, rules_file))
-    if as_json:
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "solvitaire"]), default="text", show_default=True,
+              help="text: a picture; json: SPEC deal JSON; solvitaire: the published solver's deal file.")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+def deal(seed: int | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None, fmt: str,
+         as_json: bool) -> None:
+    """Show the deal of SEED (or of PySolFC game --pysolfc N)."""
+    if (seed is None) == (pysolfc is None):
+        raise UserError("give exactly one of SEED or --pysolfc N")
+    d = _load_deal(seed, None, rules_name, rules_file, pysolfc)
+    if as_json or fmt == "json":
         click.echo(d.to_json())
         return
-    click.echo(f"Seed {seed} · rules {d.rules.name}")
+    if fmt == "solvitaire":
+        click.echo(json.dumps(d.to_solvitaire()))
+        return
+    where = _where(d)
+    click.echo(f"{where[0].upper()}{where[1:]} · rules {d.rules.name}")
     click.echo(render(Position(d)))
 
 
 @cli.command()
-@click.argument("deal_file", metavar="DEAL.json", type=click.Path(dir_okay=False), callback=_not_blank)
-@click.argument("moves_file", metavar="MOVES", type=click.Path(dir_okay=False, allow_dash=True), callback=_not_blank)
+@click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
+@_pysolfc_option
 @_rules_option
+@click.option("--moves", "show_moves", is_flag=True, help="Print the legal moves as numbered steps naming each card.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def check(deal_file: str, moves_file: str, rules_name: str | None, rules_file: str | None, as_json: bool) -> int:
-    """Replay MOVES (one per line, or a JSON list) from DEAL.json and report the result.
+def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
+          show_moves: bool, as_json: bool) -> int:
+    """Replay MOVES from DEAL (a deal JSON file, a seed number, or --pysolfc N) and report the result.
 
+    MOVES: one per line, a JSON list, or the steps `solve --moves` prints.
+    Also says where the last progress move was, how many passes through the
+    stock went by since, and whether the log went round in a circle.
     Exits 0 when every move is legal, 1 at the first illegal move.
     """
-    d = _load_deal(None, deal_file, rules_name, rules_file)
+    d, moves_file = _deal_and_moves(args, pysolfc, rules_name, rules_file)
     moves = _read_moves(moves_file)
-    try:
-        res = replay(d, moves, strict=False)
-    except MoveError as e:  # pragma: no cover - replay reports these itself
-        raise UserError(str(e)) from None
+    res = replay(d, moves, strict=False)
+    legal = moves[: res.played]
+    log = review(d, legal)
     pos = res.position
     won, stalled = pos.is_won(), pos.is_stalled()
     if as_json:
@@ -153,15 +225,23 @@ def check(deal_file: str, moves_file: str, rules_name: str | None, rules_file: s
             "legal": res.legal, "played": res.played, "total": len(moves),
             "error": res.error, "illegal_index": res.index,
             "score": pos.score, "won": won, "stalled": stalled,
+            "last_progress": log.last_progress, "passes_since_progress": log.passes_since_progress,
+            "repeat": list(log.repeat) if log.repeat else None,
         }))
+        return 0 if res.legal else 1
+    if show_moves and legal:
+        click.echo(format_steps(steps(d, legal)))
+    if res.legal:
+        click.echo(f"legal: all {len(moves)} moves")
     else:
-        if res.legal:
-            click.echo(f"legal: all {len(moves)} moves")
-        else:
-            click.echo(f"illegal: {res.error}")
-        click.echo(f"score: {pos.score}/{4 * d.rules.ranks}")
-        click.echo(f"won: {'yes' if won else 'no'}")
-        click.echo(f"stalled: {'yes' if stalled else 'no'}")
+        click.echo(f"illegal: {res.error}")
+    click.echo(f"score: {pos.score}/{4 * d.rules.ranks}")
+    click.echo(f"won: {'yes' if won else 'no'}")
+    click.echo(f"stalled: {'yes — no progress move can ever be reached again' if stalled else 'no'}")
+    for line in log.lines():
+        click.echo(line)
+    if not won and not stalled and (log.repeat or log.passes_since_progress >= 2):
+        click.echo("to see whether it can still be won and what to play: canfield hint DEAL MOVES")
     return 0 if res.legal else 1
 
 
@@ -169,9 +249,63 @@ EXIT_CODES = {"solved": 0, "unsolvable": 1, "unknown": 3}
 
 
 @cli.command()
+@click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
+@_pysolfc_option
+@_rules_option
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Stop with 'unknown' after this long.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Stop with 'unknown' after this many nodes.")
+@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB, show_default=True,
+              help="Transposition table cap in MiB.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
+         max_seconds: float, max_nodes: int | None, max_memory_mb: int, as_json: bool) -> int:
+    """Mid-game: can the game after MOVES still be won, and what to play next.
+
+    DEAL is a deal JSON file or a seed number (or give --pysolfc N); MOVES the moves played so far
+    (one per line, a JSON list, or printed steps). Exits 0 when it can still
+    be won, 1 when it cannot, 3 when a limit stopped the search, 2 on bad input.
+    """
+    from .advice import hint as _hint
+
+    d, moves_file = _deal_and_moves(args, pysolfc, rules_name, rules_file)
+    played = _read_moves(moves_file)
+    _prepare_kernel()
+    h = _hint(d, played, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+    if as_json:
+        click.echo(json.dumps(h.to_dict()))
+        return EXIT_CODES[h.verdict.value]
+    where = f"after {len(played)} moves"
+    res = h.result
+    if h.stalled:
+        click.echo(f"{where}: lost — the game is stalled: no progress move can ever be reached again")
+    elif res is not None and not res.moves and h.verdict.value == "solved":
+        click.echo(f"{where}: won already")
+    elif h.verdict.value == "solved":
+        assert res is not None
+        click.echo(f"{where}: can still be won — a winning line of {len(res.moves)} more moves "
+                   f"(found in {res.seconds:.3f} s)")
+        click.echo("next:")
+        for s in h.next_steps:
+            click.echo(f"  {s.number}. {s.text}")
+    elif h.verdict.value == "unsolvable":
+        assert res is not None
+        click.echo(f"{where}: lost — no move sequence from here wins (exhaustive search: {res.nodes:,} nodes, "
+                   f"{res.seconds:.3f} s)")
+    else:
+        assert res is not None
+        click.echo(f"{where}: unknown — the {res.limit} limit stopped the search after {res.nodes:,} nodes; "
+                   f"raise --max-seconds or --max-memory")
+    for line in h.log.lines():
+        click.echo(line)
+    return EXIT_CODES[h.verdict.value]
+
+
+@cli.command()
 @click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number (SPEC §2).")
 @click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
-              help="Deal or position JSON file.")
+              help="Deal or position JSON file (ours, or the published solver's).")
+@_pysolfc_option
 @_rules_option
 @click.option("--moves-played", "played_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               callback=_not_blank,
@@ -183,13 +317,13 @@ EXIT_CODES = {"solved": 0, "unsolvable": 1, "unknown": 3}
               help="Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def solve(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,
+def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
           played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
           show_moves: bool, as_json: bool) -> int:
     """Decide a deal: solved (exit 0), unsolvable (1), unknown (3); bad input exits 2."""
     from .solver import Verdict, solve as _solve
 
-    d = _load_deal(seed, deal_file, rules_name, rules_file)
+    d = _load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     start: Any = d
     played: list[str] = []
     stalled = False
@@ -209,6 +343,7 @@ def solve(seed: int | None, deal_file: str | None, rules_name: str | None, rules
 
         result = SolveResult(Verdict.UNSOLVABLE, (), 0, 0.0, 0, start.score, 0, d.rules.name, d.seed)
     else:
+        _prepare_kernel()
         result = _solve(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
                         progress=progress)
         if progress is not None:
@@ -217,12 +352,14 @@ def solve(seed: int | None, deal_file: str | None, rules_name: str | None, rules
     if as_json:
         out = result.to_dict()
         out["seed"] = d.seed
+        if d.pysolfc_game is not None:
+            out["pysolfc_game"] = d.pysolfc_game
         if played_file is not None:
             out["moves_played"] = len(played)
             out["stalled"] = stalled
         click.echo(json.dumps(out))
     else:
-        where = f"seed {d.seed}" if d.seed is not None else (deal_file or "deal")
+        where = _where(d, deal_file or "deal")
         if played:
             where += f" after {len(played)} moves"
         v = result.verdict.value
@@ -238,7 +375,7 @@ def solve(seed: int | None, deal_file: str | None, rules_name: str | None, rules
             click.echo(line)
             click.echo(f"best score: {result.best_score}/{full}")
         if show_moves and result.moves:
-            click.echo(" ".join(result.moves))
+            click.echo(format_steps(steps(start, result.moves)))
     return EXIT_CODES[result.verdict.value]
 
 
@@ -293,6 +430,8 @@ def _jobs_default() -> int:
 @_rules_option
 @click.option("--seeds", "seeds_text", default="0:1000", show_default=True, metavar="START:STOP", callback=_not_blank,
               help="Seeds to study: START:STOP (STOP excluded), a seed, or a comma list.")
+@click.option("--pysolfc", "pysolfc", default=None, metavar="START:STOP", callback=_not_blank,
+              help="Study PySolFC game numbers instead of seeds (rules default to pysolfc-canfield).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Local worker processes (default: the core count).")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
@@ -307,23 +446,32 @@ def _jobs_default() -> int:
               help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, jobs: int | None, max_seconds: float,
+def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None, max_seconds: float,
             max_nodes: int | None, max_memory_mb: int, db: str | None, scheduler: str | None, as_json: bool, quiet: bool) -> int:
     """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways."""
     from .store import ResultStore
-    from .study import estimate_win_rate, parse_seeds
+    from .study import estimate_win_rate, parse_seeds, stored_rules
 
-    r = _resolve_rules(rules_name, rules_file)
+    numbering = "spec"
+    if pysolfc is not None:
+        if click.get_current_context().get_parameter_source("seeds_text") is not click.core.ParameterSource.DEFAULT:
+            raise UserError("give --seeds or --pysolfc, not both")
+        seeds_text, numbering = pysolfc, "pysolfc"
+    r = _resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc else None)
     seeds = parse_seeds(seeds_text)
+    kept = stored_rules(r, numbering)
     store = ResultStore(db) if db else None
-    prog = _Progress(r.name, enabled=not quiet)
+    prog = _Progress(kept.name, enabled=not quiet)
+    if scheduler is None:
+        _prepare_kernel()  # once here, so the workers load it from the cache instead of each compiling
     try:
         if store is not None and not quiet:
-            done = len(store.done_seeds(r, max_seconds) & set(seeds))
+            done = len(store.done_seeds(kept, max_seconds) & set(seeds))
             if done:
                 click.echo(f"{db}: {done} of {len(seeds)} deals already done; resuming", err=True)
         wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
-                               progress=prog, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+                               progress=prog, max_nodes=max_nodes, max_memory_mb=max_memory_mb,
+                               numbering=numbering)
     except KeyboardInterrupt:
         saved = f"; finished deals are saved in {db}: run again to resume" if db else ""
         click.echo(f"\ncanfield: interrupted{saved}", err=True)
@@ -355,8 +503,7 @@ def export(db: str, csv_out: str) -> int:
     return 0
 
 
-def _analysis_lines(a: Any, full: int) -> list[str]:
-    where = f"seed {a.seed}" if a.seed is not None else "deal"
+def _analysis_lines(a: Any, full: int, where: str) -> list[str]:
     lines = [f"{where} · {a.rules}: {a.verdict}, rated {a.rating}"]
     lines.append(f"  search            {a.nodes:,} nodes, {a.seconds:.2f} s in all"
                  + (f" (stopped by the {a.limit} limit)" if a.limit else ""))
@@ -378,6 +525,7 @@ def _analysis_lines(a: Any, full: int) -> list[str]:
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number.")
 @click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
               help="Deal JSON file.")
+@_pysolfc_option
 @_rules_option
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
               help="Time limit of the main search.")
@@ -387,18 +535,27 @@ def _analysis_lines(a: Any, full: int) -> list[str]:
               help="Random-player games.")
 @click.option("--playout-seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the random player (same seed, same games).")
+@click.option("--moves", "show_moves", is_flag=True, help="Print the winning line as numbered steps.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def analyze(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,
-            max_seconds: float, probe_nodes: int, playouts: int, playout_seed: int, as_json: bool) -> int:
+def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
+            rules_file: str | None,
+            max_seconds: float, probe_nodes: int, playouts: int, playout_seed: int, show_moves: bool,
+            as_json: bool) -> int:
     """How hard a deal is: search effort, solution, critical positions, greedy and random players, rating."""
     from .analysis import analyze as _analyze
 
-    d = _load_deal(seed, deal_file, rules_name, rules_file)
+    d = _load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
+    _prepare_kernel()
     a = _analyze(d, max_seconds=max_seconds, probe_nodes=probe_nodes, playouts=playouts, playout_seed=playout_seed)
     if as_json:
-        click.echo(json.dumps(a.to_dict()))
+        out = a.to_dict()
+        if d.pysolfc_game is not None:
+            out["pysolfc_game"] = d.pysolfc_game
+        click.echo(json.dumps(out))
     else:
-        click.echo("\n".join(_analysis_lines(a, 4 * d.rules.ranks)))
+        click.echo("\n".join(_analysis_lines(a, 4 * d.rules.ranks, _where(d))))
+        if show_moves and a.moves:
+            click.echo(format_steps(steps(d, a.moves)))
     return 0
 
 
@@ -407,8 +564,10 @@ def analyze(seed: int | None, deal_file: str | None, rules_name: str | None, rul
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "very-hard", "any"]), default="any",
               show_default=True, help="Rating of the deals to print (see 'canfield analyze').")
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="How many seeds.")
-@click.option("--start", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="First seed to consider.")
+@click.option("--start", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="First seed to consider (default 0).")
+@click.option("--pysolfc", "pysolfc", type=click.IntRange(1, 10**20 - 1), default=None, metavar="START",
+              help="Pick PySolFC game numbers from START instead of seeds (rules default to pysolfc-canfield).")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=None,
               help="Give up after analysing this many seeds (default: 200 x --count).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local worker processes.")
@@ -416,42 +575,103 @@ def analyze(seed: int | None, deal_file: str | None, rules_name: str | None, rul
               help="Time limit per deal.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
               help="Result store: analysed deals are saved and reused.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, writable=True), default=None, callback=_not_blank,
+              help="Also write a deal pack: each deal with its layout, winning line, rating and metrics.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True,
+              help="Pack format for --out: JSON lines (loadable into a game) or a short CSV table.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {seed, rating, ...}.")
-def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count: int, start: int,
-         max_candidates: int | None, jobs: int | None, max_seconds: float, db: str | None, as_json: bool) -> int:
-    """Print winnable seeds of a given difficulty rating, one per line."""
-    from .store import ResultStore
-    from .study import run_study
+def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count: int, start: int | None,
+         pysolfc: int | None, max_candidates: int | None, jobs: int | None, max_seconds: float, db: str | None,
+         out: str | None, fmt: str, as_json: bool) -> int:
+    """Print winnable seeds of a given difficulty rating, one per line (and write them as a pack with --out)."""
+    import os
 
-    r = _resolve_rules(rules_name, rules_file)
+    from .packs import pack_entry, write_pack
+    from .store import ResultStore
+    from .study import run_study, stored_rules
+
+    if start is not None and pysolfc is not None:
+        raise UserError("give --start or --pysolfc, not both")
+    numbering = "pysolfc" if pysolfc is not None else "spec"
+    first = pysolfc if pysolfc is not None else (start or 0)
+    r = _resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc is not None else None)
+    stored_rules(r, numbering)  # refuses rules PySolFC does not deal before any work
+    key = "pysolfc_game" if numbering == "pysolfc" else "seed"
     want = difficulty.replace("-", " ")
     limit = max_candidates or 200 * count
     store = ResultStore(db) if db else None
+    part = f"{out}.part" if out else None
+    fh = open(part, "w", encoding="utf-8", newline="") if part else None  # noqa: SIM115 - closed below
+    entries: list[dict] = []
     picked: list[Any] = []
-    seed = start
+    seed = first
     batch = max(2 * (jobs or _jobs_default()), min(count * 4, 64))
+    _prepare_kernel()
     try:
-        while len(picked) < count and seed - start < limit:
-            seeds = list(range(seed, min(seed + batch, start + limit)))
+        while len(picked) < count and seed - first < limit:
+            seeds = list(range(seed, min(seed + batch, first + limit)))
             seed += len(seeds)
-            wr = run_study(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, with_metrics=True)
+            wr = run_study(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, with_metrics=True,
+                           numbering=numbering)
             for row in wr.results:
                 ok = row.verdict == "solved" and (want == "any" or row.rating == want)
                 if ok and len(picked) < count:
                     picked.append(row)
+                    if fh is not None:
+                        entry = pack_entry(row, r, numbering)
+                        if fmt == "jsonl":
+                            write_pack([entry], fh)
+                        entries.append(entry)
                     if not as_json:
                         click.echo(f"{row.seed}\t{row.rating}")
+        if fh is not None and fmt == "csv":
+            write_pack(entries, fh, "csv")
     finally:
         if store is not None:
             store.close()
+        if fh is not None:
+            fh.close()
+    if out and part:
+        os.replace(part, out)  # the old file, if any, is replaced only by a finished pack
+        click.echo(f"wrote {len(picked)} deals to {out}", err=True)
     if as_json:
-        click.echo(json.dumps([{"seed": p.seed, "rating": p.rating, "nodes": p.nodes,
+        click.echo(json.dumps([{key: p.seed, "rating": p.rating, "nodes": p.nodes,
                                 "solution_length": p.solution_length} for p in picked]))
     if len(picked) < count:
-        click.echo(f"canfield: found {len(picked)} of {count} {difficulty} deals in {seed - start} seeds "
-                   f"from {start}; raise --max-candidates", err=True)
+        click.echo(f"canfield: found {len(picked)} of {count} {difficulty} deals in {seed - first} numbers "
+                   f"from {first}; raise --max-candidates", err=True)
         return 1
     return 0
+
+
+@cli.command()
+@click.argument("pack", type=click.Path(dir_okay=False, allow_dash=True), callback=_not_blank)
+def verify(pack: str) -> int:
+    """Re-check a deal pack (from `pick --out`): every deal is its number's deal and its winning line wins.
+
+    Prints each line that fails and why; exits 0 when all hold, 1 otherwise.
+    """
+    from .packs import verify_pack
+
+    try:
+        fh = sys.stdin if pack == "-" else open(pack, encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise UserError(f"cannot read pack {pack!r}: {e.strerror}") from None
+    good = bad = 0
+    try:
+        for line, number, why in verify_pack(fh):
+            if why is None:
+                good += 1
+            else:
+                bad += 1
+                click.echo(f"line {line} ({number}): {why}")
+    except UnicodeDecodeError:
+        raise UserError(f"pack {pack!r} is not UTF-8 text") from None
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    click.echo(f"{good} deals hold, {bad} do not")
+    return 0 if bad == 0 and good > 0 else 1
 
 
 @cli.command()

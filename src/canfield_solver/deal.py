@@ -66,6 +66,7 @@ class Deal:
     foundations: tuple[tuple[int, ...], ...] = ()
     redeals_used: int = 0
     seed: int | None = field(default=None, compare=False)
+    pysolfc_game: int | None = field(default=None, compare=False)  # set by from_pysolfc
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -99,7 +100,12 @@ class Deal:
     def from_dict(cls, data: Any, rules: "str | Rules | None" = None) -> "Deal":
         if not isinstance(data, dict):
             raise DealError("a deal must be a JSON object with 'reserve', 'tableau' and 'stock'")
-        known = {"reserve", "foundation", "foundations", "tableau", "stock", "waste", "rules", "seed", "redeals_used"}
+        if "tableau piles" in data:  # the published solver's deal format
+            from .foreign import from_solvitaire
+
+            return from_solvitaire(data, rules or "canfield")
+        known = {"reserve", "foundation", "foundations", "tableau", "stock", "waste", "rules", "seed", "redeals_used",
+                 "pysolfc_game"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise DealError(f"unknown deal field {unknown[0]!r}; known fields: {', '.join(sorted(known))}")
@@ -162,7 +168,30 @@ class Deal:
         if declared_fresh:
             _check_cards(r, reserve, stock, waste, tableau, tuple(foundations))
             _check_fresh_sizes(r, reserve, tableau, stock)
-        return cls(r, reserve, tableau, stock, base_rank, waste, tuple(foundations), redeals_used, seed)
+        game = data.get("pysolfc_game")
+        if game is not None and (isinstance(game, bool) or not isinstance(game, int) or game < 1):
+            raise DealError(f"'pysolfc_game' must be a positive integer, not {game!r}")
+        return cls(r, reserve, tableau, stock, base_rank, waste, tuple(foundations), redeals_used, seed, game)
+
+    @classmethod
+    def from_pysolfc(cls, number: "int | str", rules: "str | Rules" = "pysolfc-canfield") -> "Deal":
+        """The deal PySolFC shows for game ``number`` (needs the ``pysolfc`` extra; see ``foreign``)."""
+        from .foreign import pysolfc_deal
+
+        return pysolfc_deal(number, rules)
+
+    @classmethod
+    def from_solvitaire(cls, data: "str | dict", rules: "str | Rules" = "canfield") -> "Deal":
+        """A deal from the published solver's deal JSON (see ``foreign``)."""
+        from .foreign import from_solvitaire
+
+        return from_solvitaire(data, rules)
+
+    def to_solvitaire(self) -> dict[str, Any]:
+        """This deal in the published solver's deal JSON (see ``foreign``)."""
+        from .foreign import to_solvitaire
+
+        return to_solvitaire(self)
 
     @classmethod
     def from_json(cls, text: str, rules: "str | Rules | None" = None) -> "Deal":
@@ -201,6 +230,8 @@ class Deal:
         d: dict[str, Any] = {}
         if self.seed is not None:
             d["seed"] = self.seed
+        if self.pysolfc_game is not None:
+            d["pysolfc_game"] = self.pysolfc_game
         d["rules"] = self.rules.name
         d["reserve"] = _names(self.reserve)
         fresh = self.is_fresh

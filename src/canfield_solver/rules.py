@@ -208,6 +208,12 @@ PRESETS: dict[str, Rules] = {
                         "the waste top or any part of another column",
         ),
         Rules(
+            name="pysolfc-canfield",
+            gap_fill="any",
+            description="PySolFC's Canfield: as canfield, but once the reserve is empty a gap takes any card "
+                        "(the waste top or a column's top card or whole column)",
+        ),
+        Rules(
             name="canfield-draw1",
             draw=1,
             description="strict profile with the stock dealt one card at a time",
@@ -291,6 +297,7 @@ ALIASES = {
     "politaire": "canfield-sequences",
     "draw1": "canfield-draw1",
     "superior": "superior-canfield",
+    "pysolfc": "pysolfc-canfield",
 }
 
 

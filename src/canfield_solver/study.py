@@ -16,6 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from .deal import Deal
 from .errors import CanfieldError
 from .rules import Rules, get_rules
 from .store import ResultStore, StoredResult
@@ -146,24 +147,42 @@ def summarize(rules: str, rows: Sequence[StoredResult], max_seconds: float | Non
                    wilson_interval(won, decided), (lo_all, hi_all), max_seconds, results=tuple(rows), **extra)
 
 
+def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
+    """The rules a study's rows are stored under: ``rules`` itself for SPEC seeds, ``<name>@pysolfc`` for
+    PySolFC game numbers, so the two numberings never share a row. Refuses, at once, rules PySolFC does
+    not deal and a missing pysol-cards package."""
+    r = get_rules(rules)
+    if numbering == "spec":
+        return r
+    if numbering != "pysolfc":
+        raise CanfieldError(f"numbering must be one of {', '.join(NUMBERINGS)}, not {numbering!r}")
+    Deal.from_pysolfc(1, r)
+    return r.replace(name=f"{r.name}@pysolfc")
+
+
 # Work done in a worker process (local pool or Dask worker) ---------------------------------------------
 def _solve_chunk(rules: Rules, seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
-                 max_memory_mb: int | None, with_metrics: bool, analyze_options: dict | None = None) -> list[StoredResult]:
+                 max_memory_mb: int | None, with_metrics: bool, analyze_options: dict | None = None,
+                 numbering: str = "spec") -> list[StoredResult]:
     from .solver import DEFAULT_MEMORY_MB, solve
 
+    import dataclasses
+
+    name = rules.name if numbering == "spec" else f"{rules.name}@{numbering}"
     out = []
     for seed in seeds:
+        deal = Deal.from_seed(seed, rules) if numbering == "spec" else Deal.from_pysolfc(seed, rules)
         if with_metrics:
             from .analysis import analyze
 
-            a = analyze(seed, rules, max_seconds=max_seconds, max_memory_mb=max_memory_mb or DEFAULT_MEMORY_MB,
+            a = analyze(deal, max_seconds=max_seconds, max_memory_mb=max_memory_mb or DEFAULT_MEMORY_MB,
                         **(analyze_options or {}))
-            out.append(a.to_stored(max_seconds))
+            out.append(dataclasses.replace(a.to_stored(max_seconds), rules=name, seed=seed))
             continue
-        r = solve(seed, rules, max_seconds=max_seconds, max_nodes=max_nodes,
+        r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes,
                   max_memory_mb=max_memory_mb or DEFAULT_MEMORY_MB)
         out.append(StoredResult(
-            rules=rules.name, seed=seed, verdict=r.verdict.value, nodes=r.nodes, seconds=r.seconds,
+            rules=name, seed=seed, verdict=r.verdict.value, nodes=r.nodes, seconds=r.seconds,
             best_score=r.best_score, solution_length=len(r.moves), redeals=sum(m == "redeal" for m in r.moves),
             max_seconds=max_seconds, limit_hit=r.limit,
         ))
@@ -185,11 +204,12 @@ def _warm() -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="canfield-parent-watch").start()
-    from .solver import solve
+    from .solver import load_kernel
 
-    solve(2, "canfield", max_nodes=1000)
+    load_kernel()
 
 
+NUMBERINGS = ("spec", "pysolfc")
 ProgressFn = Callable[[int, int, dict, float], None]
 
 
@@ -207,15 +227,21 @@ def run_study(
     chunk: int | None = None,
     with_metrics: bool = False,
     analyze_options: dict | None = None,
+    numbering: str = "spec",
 ) -> WinRate:
     """Solve every seed (skipping those the store already decided) and summarize them.
+
+    ``numbering="pysolfc"``: the numbers are PySolFC game numbers
+    (``Deal.from_pysolfc``); the store keeps those rows apart from SPEC
+    seeds under the rules name ``<name>@pysolfc``.
 
     ``jobs`` local worker processes (default: the core count), or the Dask
     cluster at ``scheduler`` (``tcp://host:port``). Each finished chunk of
     seeds is written to the store at once, in its own transaction.
     ``progress(done, total, counts, elapsed)`` is called as results arrive.
     """
-    r = get_rules(rules)
+    rules_played = get_rules(rules)
+    r = stored_rules(rules_played, numbering)
     seeds = list(dict.fromkeys(seeds))
     own_store = not isinstance(store, ResultStore) and store is not None
     st: ResultStore | None = ResultStore(store) if own_store else store  # type: ignore[arg-type]
@@ -243,11 +269,11 @@ def run_study(
         if todo:
             size = chunk or _chunk_size(len(todo), jobs, with_metrics)
             chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-            args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options)
+            args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering)
             if scheduler:
-                _run_dask(scheduler, r, chunks, args, record)
+                _run_dask(scheduler, rules_played, chunks, args, record)
             else:
-                _run_local(jobs or os.cpu_count() or 1, r, chunks, args, record)
+                _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
         if st is not None:
             rows = st.results(r, seeds)
         else:

@@ -1,0 +1,141 @@
+"""Deal packs for app makers: winnable deals with their answers, one JSON object per line.
+
+A pack line (``pack_entry``)::
+
+    {"numbering": "spec", "number": 42, "rules": "canfield",
+     "deal": {...SPEC deal JSON...}, "verdict": "solved", "moves": ["draw", ...],
+     "rating": "easy", "metrics": {...}}
+
+``numbering`` is ``"spec"`` (SPEC §2 seeds) or ``"pysolfc"`` (PySolFC game
+numbers); ``deal`` is the layout itself, so a game can load it without this
+package. ``write_pack`` writes lines (or, ``fmt="csv"``, a short table);
+``verify_pack`` re-checks every line with the reference engine: the deal is
+the one its number deals, and the winning line is legal and wins.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass
+from typing import IO, Any, Iterable, Iterator
+
+from .deal import Deal
+from .errors import CanfieldError
+from .game import replay
+from .store import StoredResult
+
+__all__ = ["pack_entry", "write_pack", "verify_pack", "PackProblem", "CSV_COLUMNS"]
+
+CSV_COLUMNS = ("numbering", "number", "rules", "verdict", "rating", "solution_length", "redeals", "nodes")
+
+
+def _deal_for(numbering: str, number: int, rules: Any) -> Deal:
+    if numbering == "pysolfc":
+        return Deal.from_pysolfc(number, rules)
+    if numbering == "spec":
+        return Deal.from_seed(number, rules)
+    raise CanfieldError(f"unknown numbering {numbering!r} (expected spec or pysolfc)")
+
+
+def pack_entry(row: StoredResult, rules: Any, numbering: str = "spec") -> dict[str, Any]:
+    """One pack line for a solved study row: the deal, its number, and a winning line.
+
+    The winning line is found again by the same deterministic search (its node
+    count is known from the row, so no time limit is needed).
+    """
+    from .solver import solve
+
+    deal = _deal_for(numbering, row.seed, rules)
+    res = solve(deal, max_nodes=2 * row.nodes + 10_000)
+    if not res.solved:
+        raise CanfieldError(f"{numbering} {row.seed}: the search did not find the winning line again")
+    d = deal.to_dict()
+    d.pop("seed", None)
+    d.pop("pysolfc_game", None)
+    return {
+        "numbering": numbering,
+        "number": row.seed,
+        "rules": deal.rules.name,
+        "deal": d,
+        "verdict": "solved",
+        "moves": list(res.moves),
+        "rating": row.rating,
+        "metrics": row.metrics or {},
+    }
+
+
+def write_pack(entries: Iterable[dict[str, Any]], out: IO[str], fmt: str = "jsonl") -> int:
+    """Write pack entries as JSON lines or (``fmt="csv"``) a short table; the number written."""
+    n = 0
+    if fmt == "csv":
+        w = csv.writer(out)
+        w.writerow(CSV_COLUMNS)
+        for e in entries:
+            m = e.get("metrics") or {}
+            w.writerow([e["numbering"], e["number"], e["rules"], e["verdict"], e.get("rating"),
+                        len(e["moves"]), sum(mv == "redeal" for mv in e["moves"]), m.get("nodes")])
+            n += 1
+        return n
+    if fmt != "jsonl":
+        raise CanfieldError(f"pack format must be jsonl or csv, not {fmt!r}")
+    for e in entries:
+        out.write(json.dumps(e, ensure_ascii=False) + "\n")
+        out.flush()
+        n += 1
+    return n
+
+
+@dataclass(frozen=True)
+class PackProblem:
+    """A pack line whose stored answer does not hold."""
+
+    line: int
+    number: Any
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line} ({self.number}): {self.reason}"
+
+
+def _check_line(text: str) -> str | None:
+    """None when the line holds, else why not."""
+    try:
+        e = json.loads(text)
+    except json.JSONDecodeError as err:
+        return f"not valid JSON: {err.msg}"
+    if not isinstance(e, dict):
+        return "not a JSON object"
+    missing = [k for k in ("numbering", "number", "rules", "deal", "verdict", "moves") if k not in e]
+    if missing:
+        return f"missing field {missing[0]!r}"
+    try:
+        deal = Deal.from_dict(e["deal"], e["rules"])
+        dealt = _deal_for(e["numbering"], e["number"], e["rules"])
+    except CanfieldError as err:
+        return str(err)
+    if deal != dealt:
+        return f"the stored deal is not the deal of {e['numbering']} number {e['number']}"
+    if e["verdict"] != "solved":
+        return f"verdict {e['verdict']!r}: a pack holds winnable deals only"
+    moves = e["moves"]
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        return "'moves' must be a list of move strings"
+    res = replay(deal, moves, strict=False)
+    if not res.legal:
+        return f"the winning line is illegal: {res.error}"
+    if not res.position.is_won():
+        return f"the winning line ends with {res.position.score} cards home, not a won game"
+    return None
+
+
+def verify_pack(lines: Iterable[str]) -> Iterator[tuple[int, Any, str | None]]:
+    """(line number, number, None or the reason it fails) for every non-blank line of a pack."""
+    for i, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            number = json.loads(text).get("number")
+        except (json.JSONDecodeError, AttributeError):
+            number = None
+        yield i, number, _check_line(text)
