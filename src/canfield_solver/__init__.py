@@ -17,10 +17,12 @@ from .deal import Deal
 from .errors import CanfieldError, CardError, DealError, IllegalMoveError, MoveError, RulesError
 from .game import Position, ReplayResult, replay
 from .moves import Move, parse_move
+from .replay_page import ReplayPage, show
 from .rules import PRESETS, Rules, get_rules, preset_names
 
 __all__ = [
     "__version__",
+    "ReplayPage",
     "SolveResult",
     "Verdict",
     "solve",
@@ -42,6 +44,7 @@ __all__ = [
     "parse_move",
     "preset_names",
     "replay",
+    "show",
 ]
 
 

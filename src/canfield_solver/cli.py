@@ -675,6 +675,41 @@ def verify(pack: str) -> int:
 
 
 @cli.command()
+@click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number (SPEC §2).")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
+              help="Deal or position JSON file.")
+@_pysolfc_option
+@_rules_option
+@click.option("--moves", "moves_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              callback=_not_blank, help="Show this game (one move per line, a JSON list, or printed steps).")
+@click.option("--out", "out", default=None, callback=_not_blank, metavar="FILE.html",
+              help="Where to write the page ('-' for stdout; default canfield-<deal>.html).")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+              help="Time limit of the search (and of each probe for a player's game).")
+def show(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
+         rules_file: str | None, moves_file: str | None, out: str | None, max_seconds: float) -> int:
+    """Write a self-contained HTML page to step through the winning line, the best line, or your game."""
+    from .replay_page import show as _show
+
+    d = _load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
+    moves = _read_moves(moves_file) if moves_file else None
+    _prepare_kernel()
+    pg = _show(d, moves, max_seconds=max_seconds)
+    if out == "-":
+        click.echo(pg.html, nl=False)
+        return 0
+    if out is None:
+        out = ("canfield-pysolfc-{}.html".format(d.pysolfc_game) if d.pysolfc_game is not None
+               else f"canfield-seed-{d.seed}.html" if d.seed is not None else "canfield-game.html")
+    try:
+        pg.save(out)
+    except OSError as e:
+        raise UserError(f"cannot write {out!r}: {e.strerror}") from None
+    click.echo(f"{pg.title}\nwrote {out}", err=True)
+    return 0
+
+
+@cli.command()
 def rules() -> None:
     """List the rules presets."""
     for name, r in PRESETS.items():

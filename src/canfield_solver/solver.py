@@ -68,6 +68,10 @@ class SolveResult:
     limit
         For ``unknown``: what stopped the search (nodes, seconds, memory,
         depth, interrupted).
+    best_line
+        Moves from the start to the first position the search reached with
+        ``best_score`` cards home (the winning line when solved), replayed
+        by the reference engine like every solution.
     """
 
     verdict: Verdict
@@ -81,6 +85,7 @@ class SolveResult:
     seed: int | None = None
     limit: str | None = None
     stats: dict = field(default_factory=dict, compare=False, repr=False)
+    best_line: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def solved(self) -> bool:
@@ -280,13 +285,14 @@ class _Problem:
         self.scratch = np.zeros(512, np.int64)
         self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
         self.child_keys = np.zeros((self.moves.shape[1], 7), np.uint64)
+        self.best_path = np.zeros(MAX_LEVELS, np.int64)
 
     def search_args(self, tables: "_Tables", budget: int) -> tuple:
         """The arguments of ``kernel._search``."""
         return (self.params, self.reserve, self.talon, self.lut, self.bm, self.cols, self.sc, self.mask, self.moves,
                 self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
                 tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch, self.prefix,
-                self.child_keys)
+                self.child_keys, self.best_path)
 
 
 # --- Compiling the kernel -----------------------------------------------------------------
@@ -484,6 +490,18 @@ def solve(
         if not (check.legal and check.position.is_won()):
             raise SolverBugError(f"kernel solution fails replay: {check.error or 'does not win'}")
         verdict = Verdict.SOLVED
+        best_line = moves
+    else:
+        best = [int(prob.best_path[k]) for k in range(int(st[K.ST_BEST_LEN]))]
+        try:
+            best_line = _decode(prob, start, best)
+        except CanfieldError as e:
+            raise SolverBugError(f"kernel best line does not replay: {e}") from e
+        check = replay(start.to_deal(), best_line, strict=False)
+        if not (check.legal and check.position.score == int(st[K.ST_BEST])):
+            raise SolverBugError(f"kernel best line fails replay: {check.error or 'wrong score'}")
+    if status == K.SOLVED:
+        pass
     elif status == K.EXHAUSTED and not st[K.ST_TRUNCATED]:
         verdict = Verdict.UNSOLVABLE
     else:
@@ -504,4 +522,5 @@ def solve(
         stats={"stuck_prunes": int(st[K.ST_STUCK]), "short_keys": int(st[K.ST_SHORT]),
                "table_rows": tables.short.shape[0] + tables.long.shape[0],
                "seen_children": int(st[K.ST_SEEN]), "compile_seconds": compile_seconds},
+        best_line=tuple(best_line),
     )

@@ -95,7 +95,8 @@ ST_STUCK = 7
 ST_SOLVED_DEPTH = 8
 ST_SEEN = 9       # children already in the table when made
 ST_SHORT = 10     # positions in the short table (the rest are in the long one)
-NSTATS = 11
+ST_BEST_LEN = 11  # moves in best_path: the path to the first position with the best score
+NSTATS = 12
 
 RUNNING = 0
 SOLVED = 1
@@ -735,7 +736,7 @@ def _score(sc, d):
 
 @njit(**_NO_NRT)
 def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d, scratch,
-            child_keys, won, room):
+            child_keys, won, room, best_path):
     """Generate the moves of level ``d``, make every child once, and mark each child seen or new.
 
     Returns 2, having changed nothing, when the children would be more than
@@ -795,12 +796,17 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             stats[ST_SHORT] += 1 if short else 0
             if np.int64(row[5]) > stats[ST_BEST]:
                 stats[ST_BEST] = np.int64(row[5])
+                # The path to this child: the move being explored at each level, then this one.
+                for j in range(d):
+                    best_path[j] = moves[j, midx[j] - 1] & MOVE_BITS
+                best_path[d] = moves[d, k] & MOVE_BITS
+                stats[ST_BEST_LEN] = d + 1
     return 0
 
 
 @njit(**_NO_NRT)
 def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, budget,
-            grow_short, grow_long, words, scratch, prefix, child_keys):
+            grow_short, grow_long, words, scratch, prefix, child_keys, best_path):
     """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays.
 
     Level 0 must hold the start position with its column codes
@@ -811,7 +817,9 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     ``words`` (uint64[4]), ``scratch`` (int64[512]), ``prefix``
     (uint64[MAXCOLS, COLCAP]) and ``child_keys`` (uint64[row width, 7]) are
     work space. A position is inserted in a table when its parent is
-    expanded and expanded when the search reaches it.
+    expanded and expanded when the search reaches it. ``best_path``
+    (int64[levels]) receives the moves to the first position with the best
+    score, ``stats[ST_BEST_LEN]`` of them.
     """
     maxd = sc.shape[0] - 1
     won = 4 * params[P_RANKS]
@@ -845,7 +853,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             return GROW_LONG
         if nmoves[d] < 0:  # reached, not yet expanded
             r = _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d,
-                        scratch, child_keys, won, budget - (stats[ST_NODES] - start))
+                        scratch, child_keys, won, budget - (stats[ST_NODES] - start), best_path)
             if r == 1:
                 stats[ST_DEPTH] = d
                 return SOLVED
