@@ -25,3 +25,20 @@ def test_difficulty_notebook_executes(monkeypatch):
     assert not [o for o in outputs if o.output_type == "error"]
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert "canfield: 12 deals" in text and "seed 2:" in text
+    # Every figure is drawn by Jupyter's inline backend: one PNG per plotting cell.
+    figure_cells = [c for c in nb.cells if c.cell_type == "code" and "plt.subplots" in c.source]
+    assert len(figure_cells) == 3
+    for c in figure_cells:
+        assert any("image/png" in o.get("data", {}) for o in c.outputs), c.source[:60]
+    # The replay pages render inline.
+    pages = [o for o in outputs if "<iframe" in o.get("data", {}).get("text/html", "")]
+    assert len(pages) == 2
+
+
+def test_committed_notebook_shows_its_outputs():
+    """The notebook in the repository holds its figures and pages, so it reads on a code host without running."""
+    nbformat = pytest.importorskip("nbformat")
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == 3
+    assert "matplotlib.use" not in "".join(c.source for c in nb.cells)
