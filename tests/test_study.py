@@ -12,7 +12,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from canfield_solver import Deal, Position, preset_names, replay
+from canfield_solver import Deal, Position, get_rules, preset_names, replay
 from canfield_solver.analysis import RATINGS, analyze, greedy_play, random_play, rate
 from canfield_solver.cli import cli
 from canfield_solver.store import ResultStore, StoreError, StoredResult
@@ -63,11 +63,38 @@ def test_summary_counts_unknowns_both_ways():
 
 
 def test_parse_seeds():
-    assert parse_seeds("0:5") == [0, 1, 2, 3, 4]
-    assert parse_seeds("3,1,3,0:2") == [3, 1, 0]
-    for bad in ("x", "5:2", "-1", "1:2:3"):
+    assert list(parse_seeds("0:5")) == [0, 1, 2, 3, 4]
+    assert list(parse_seeds("3,1,3,0:2")) == [0, 1, 3]  # distinct, in increasing order
+    assert list(parse_seeds("0:3,2:6,10")) == [0, 1, 2, 3, 4, 5, 10]
+    for bad in ("x", "5:2", "-1", "1:2:3", f"0:{2**64 + 1}", str(2**64)):
         with pytest.raises(ValueError):
             parse_seeds(bad)
+
+
+def test_huge_seed_ranges_stay_lazy():
+    import tracemalloc
+
+    tracemalloc.start()
+    s = parse_seeds(f"0:{10**12},{2**64 - 5}:{2**64}")
+    assert len(s) == 10**12 + 5 and 10**12 - 1 in s and 10**12 not in s and 2**64 - 1 in s
+    import itertools
+
+    assert list(itertools.islice(s.blocks(4096), 2)) == [(0, 4096), (4096, 8192)]
+    assert tracemalloc.get_traced_memory()[1] < 1 << 20  # not a list of seeds
+    tracemalloc.stop()
+
+
+def test_store_reads_done_seeds_by_window_and_keeps_seeds_past_2_63(tmp_path):
+    r = get_rules("canfield")
+    big = [2**63 - 1, 2**63, 2**64 - 1]
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        st.put_many(r, [StoredResult("canfield", s, "solved", 1, 0.0, 52, 100, 0, 1.0, None) for s in [5, *big]])
+        st.put_many(r, [StoredResult("canfield", 6, "unknown", 1, 1.0, 0, 0, 0, 30.0, "seconds")])
+        assert st.done_in(r, 10.0, 0, 10) == {5, 6} and st.done_in(r, 60.0, 0, 10) == {5}
+        assert st.done_in(r, 1.0, 2**63 - 2, 2**64) == set(big)
+        assert [x.seed for x in st.results(r)] == [5, 6, *big]
+        assert st.count_verdicts(r, [(0, 2**64)]) == {"solved": 4, "unsolvable": 0, "unknown": 1}
+        assert st.get(r, 2**64 - 1).seed == 2**64 - 1
 
 
 # --- The store ---------------------------------------------------------------------------------------

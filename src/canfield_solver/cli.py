@@ -127,7 +127,8 @@ def _where(d: Deal, fallback: str = "deal") -> str:
 
 def _prepare_kernel() -> None:
     """Load the search kernel; when this process must compile it first, say so on stderr (stdout stays clean)."""
-    from .solver import COMPILE_SECONDS, kernel_ready, load_kernel
+    from ._search.layout import COMPILE_SECONDS
+    from .solver import kernel_ready, load_kernel
 
     if kernel_ready():
         load_kernel()
@@ -135,6 +136,27 @@ def _prepare_kernel() -> None:
     click.echo(f"compiling the search kernel, first run only (~{COMPILE_SECONDS} s)...", err=True)
     secs = load_kernel()
     click.echo(f"compiled in {secs:.1f} s; later runs load it from the cache", err=True)
+
+
+def _workers_compile_notice() -> None:
+    """For commands whose searches run in worker processes: say so when they must compile first.
+
+    The parent stays free of Numba (its memory stays small); whether a
+    compiled kernel is cached is judged from Numba's cache index files alone.
+    """
+    import glob
+    import os
+
+    from . import _search
+
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    roots = [env] if env else [os.path.join(os.path.dirname(_search.__file__), "__pycache__"),
+                               os.path.expanduser("~/.cache/numba")]
+    if not any(glob.glob(os.path.join(r, "**", "kernel._search-*.nbi"), recursive=True) for r in roots):
+        from ._search.layout import COMPILE_SECONDS
+
+        click.echo(f"compiling the search kernel in the worker processes, first run only (~{COMPILE_SECONDS} s)...",
+                   err=True)
 
 
 def _read_moves(path: str) -> list[str]:
@@ -444,10 +466,13 @@ def _jobs_default() -> int:
               help="SQLite result store: finished deals are saved as they come and skipped when run again.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_not_blank,
               help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
+@click.option("--chunk", type=click.IntRange(1, 100_000), default=None,
+              help="Deals per task sent to a worker (default: up to 8, fewer for small studies).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None, max_seconds: float,
-            max_nodes: int | None, max_memory_mb: int, db: str | None, scheduler: str | None, as_json: bool, quiet: bool) -> int:
+def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None,
+            max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, scheduler: str | None,
+            chunk: int | None, as_json: bool, quiet: bool) -> int:
     """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways."""
     from .store import ResultStore
     from .study import estimate_win_rate, parse_seeds, stored_rules
@@ -462,16 +487,16 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     kept = stored_rules(r, numbering)
     store = ResultStore(db) if db else None
     prog = _Progress(kept.name, enabled=not quiet)
-    if scheduler is None:
-        _prepare_kernel()  # once here, so the workers load it from the cache instead of each compiling
+    if scheduler is None and not quiet:
+        _workers_compile_notice()
     try:
         if store is not None and not quiet:
-            done = len(store.done_seeds(kept, max_seconds) & set(seeds))
+            done = store.count_done(kept, max_seconds, seeds.ranges())
             if done:
                 click.echo(f"{db}: {done} of {len(seeds)} deals already done; resuming", err=True)
         wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
                                progress=prog, max_nodes=max_nodes, max_memory_mb=max_memory_mb,
-                               numbering=numbering)
+                               numbering=numbering, chunk=chunk)
     except KeyboardInterrupt:
         saved = f"; finished deals are saved in {db}: run again to resume" if db else ""
         click.echo(f"\ncanfield: interrupted{saved}", err=True)
@@ -483,8 +508,9 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         click.echo(json.dumps(wr.to_dict()))
     else:
         click.echo(str(wr))
+        limits = f"{max_seconds:g} s" + (f" and {max_nodes:,} nodes" if max_nodes else "")
         click.echo(f"{wr.searched} deals searched, {wr.reused} taken from the store, {wr.wall_seconds:.1f} s wall, "
-                   f"{max_seconds:g} s per deal limit")
+                   f"limit per deal {limits}")
     return 0
 
 
@@ -606,7 +632,10 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
     picked: list[Any] = []
     seed = first
     batch = max(2 * (jobs or _jobs_default()), min(count * 4, 64))
-    _prepare_kernel()
+    if out:
+        _prepare_kernel()  # the pack's winning lines are found again in this process
+    else:
+        _workers_compile_notice()
     try:
         while len(picked) < count and seed - first < limit:
             seeds = list(range(seed, min(seed + batch, first + limit)))

@@ -303,7 +303,7 @@ class _Problem:
 # as search time: solve() loads the kernel before its clock starts and
 # reports the load in ``stats["compile_seconds"]``.
 
-COMPILE_SECONDS = 10  # a first compile on the 2-core development machine (bench_compile.py, median of 3)
+COMPILE_SECONDS = L.COMPILE_SECONDS
 
 
 def _kernel_calls() -> list[tuple[Any, tuple]]:

@@ -39,6 +39,29 @@ class StoreError(CanfieldError):
     """A file that is not a result store, or one that cannot be opened."""
 
 
+_HALF = 2**63
+
+
+def _db_seed(seed: int) -> int:
+    """SQLite integers are signed 64-bit: seeds from 2^63 up are stored as seed - 2^64 (below 2^63, as is)."""
+    return seed - 2**64 if seed >= _HALF else seed
+
+
+def _py_seed(value: int) -> int:
+    return value + 2**64 if value < 0 else value
+
+
+def _db_ranges(lo: int, hi: int) -> list[tuple[int, int]]:
+    """A half-open seed range as closed ranges of stored values, for ``seed BETWEEN ? AND ?`` (split where
+    2^63 wraps round; closed, because 2^63 itself does not fit an SQLite integer)."""
+    out = []
+    if lo < min(hi, _HALF):
+        out.append((lo, min(hi, _HALF) - 1))
+    if hi > max(lo, _HALF):
+        out.append((_db_seed(max(lo, _HALF)), _db_seed(hi - 1)))
+    return out
+
+
 def rules_id(rules: Rules) -> str:
     """A short stable id of the rules' parameters (the name included)."""
     text = json.dumps(rules.to_dict(), sort_keys=True)
@@ -176,7 +199,7 @@ class ResultStore:
         rid = self.add_rules(rules)
         now = time.time()
         values = [
-            (rid, r.rules, r.seed, r.verdict, r.nodes, r.seconds, r.best_score, r.solution_length, r.redeals,
+            (rid, r.rules, _db_seed(r.seed), r.verdict, r.nodes, r.seconds, r.best_score, r.solution_length, r.redeals,
              r.max_seconds, r.limit_hit, r.rating, None if r.metrics is None else json.dumps(r.metrics),
              r.solver_version, now)
             for r in rows
@@ -193,7 +216,7 @@ class ResultStore:
     # Reading ---------------------------------------------------------------
     def get(self, rules: Rules, seed: int) -> StoredResult | None:
         row = self._db.execute(
-            "SELECT * FROM results WHERE rules_id = ? AND seed = ?", (rules_id(rules), seed)
+            "SELECT * FROM results WHERE rules_id = ? AND seed = ?", (rules_id(rules), _db_seed(seed))
         ).fetchone()
         return None if row is None else self._row(row)
 
@@ -204,6 +227,7 @@ class ResultStore:
         else:
             cur = self._db.execute("SELECT * FROM results WHERE rules_id = ? ORDER BY seed", (rules_id(rules),))
         out = [self._row(r) for r in cur]
+        out.sort(key=lambda r: (r.rules, r.seed))
         if seeds is not None:
             want = set(seeds)
             out = [r for r in out if r.seed in want]
@@ -212,13 +236,53 @@ class ResultStore:
     def done_seeds(self, rules: Rules, max_seconds: float | None) -> set[int]:
         """Seeds that need no new search: decided, or unknown under at least this time limit."""
         rid = rules_id(rules)
-        done = {s for (s,) in self._db.execute(
+        done = {_py_seed(s) for (s,) in self._db.execute(
             "SELECT seed FROM results WHERE rules_id = ? AND verdict != 'unknown'", (rid,))}
         for seed, ms, lim in self._db.execute(
                 "SELECT seed, max_seconds, limit_hit FROM results WHERE rules_id = ? AND verdict = 'unknown'", (rid,)):
             if lim == "seconds" and ms is not None and max_seconds is not None and ms >= max_seconds:
-                done.add(seed)
+                done.add(_py_seed(seed))
         return done
+
+    _DONE = ("(verdict != 'unknown' OR (limit_hit = 'seconds' AND max_seconds IS NOT NULL "
+             "AND ? IS NOT NULL AND max_seconds >= ?))")
+
+    def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int) -> set[int]:
+        """``done_seeds`` restricted to ``lo <= seed < hi``, read with one indexed query (memory: that range only)."""
+        return {_py_seed(s) for a, b in _db_ranges(lo, hi) for (s,) in self._db.execute(
+            f"SELECT seed FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._DONE}",
+            (rules_id(rules), a, b, max_seconds, max_seconds))}
+
+    def count_done(self, rules: Rules, max_seconds: float | None, ranges: Iterable[tuple[int, int]]) -> int:
+        """How many seeds of ``ranges`` need no new search, counted by SQL (nothing is loaded)."""
+        rid, n = rules_id(rules), 0
+        for lo, hi in (r for pair in ranges for r in _db_ranges(*pair)):
+            (k,) = self._db.execute(
+                f"SELECT COUNT(*) FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._DONE}",
+                (rid, lo, hi, max_seconds, max_seconds)).fetchone()
+            n += k
+        return n
+
+    def count_verdicts(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
+        """Stored verdicts of ``rules`` over ``ranges`` (half-open seed ranges), counted by SQL."""
+        rid = rules_id(rules)
+        out = {"solved": 0, "unsolvable": 0, "unknown": 0}
+        for lo, hi in (r for pair in ranges for r in _db_ranges(*pair)):
+            for verdict, k in self._db.execute(
+                    "SELECT verdict, COUNT(*) FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? "
+                    "GROUP BY verdict", (rid, lo, hi)):
+                out[verdict] = out.get(verdict, 0) + k
+        return out
+
+    def results_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[StoredResult]:
+        """Stored results of ``rules`` whose seeds lie in ``ranges``, by seed."""
+        rid = rules_id(rules)
+        out: list[StoredResult] = []
+        for lo, hi in (r for pair in ranges for r in _db_ranges(*pair)):
+            out.extend(self._row(r) for r in self._db.execute(
+                "SELECT * FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? ORDER BY seed", (rid, lo, hi)))
+        out.sort(key=lambda r: r.seed)
+        return out
 
     def rules_in_store(self) -> list[tuple[str, str, dict]]:
         return [(rid, name, json.loads(params))
@@ -227,7 +291,7 @@ class ResultStore:
     def _row(self, row: tuple) -> StoredResult:
         (_rid, rules, seed, verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit, rating,
          metrics, version, _t) = row
-        return StoredResult(rules, seed, verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit,
+        return StoredResult(rules, _py_seed(seed), verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit,
                             rating, None if metrics is None else json.loads(metrics), version)
 
     def iter_rows(self) -> Iterator[dict[str, Any]]:
@@ -235,7 +299,9 @@ class ResultStore:
             "SELECT rules, seed, verdict, nodes, seconds, best_score, solution_length, redeals, max_seconds, "
             "limit_hit, rating, metrics, solver_version, rules_id, finished_at FROM results ORDER BY rules, seed")
         for row in cur:
-            yield dict(zip(COLUMNS, row))
+            d = dict(zip(COLUMNS, row))
+            d["seed"] = _py_seed(d["seed"])
+            yield d
 
     def export_csv(self, out: str) -> int:
         """Write every row to a CSV file (metrics as a JSON column); returns the row count."""

@@ -14,11 +14,12 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .deal import Deal
 from .errors import CanfieldError
 from .rules import Rules, get_rules
+from .seeds import SeedSet, parse_seeds
 from .store import ResultStore, StoredResult
 
 __all__ = [
@@ -33,6 +34,8 @@ __all__ = [
 
 Z95 = 1.959963984540054
 MAX_POOL_RESTARTS = 3
+WINDOW = 4096         # seeds whose done-or-not is read from the store at once
+KEEP_ROWS = 200_000   # a study of more seeds keeps counts, not rows, in memory
 DASK_CONNECT_TIMEOUT = "20s"
 
 
@@ -55,29 +58,6 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     den = 1 + z2 / n
     return (max(0.0, (centre - half) / den), min(1.0, (centre + half) / den))
-
-
-def parse_seeds(text: str) -> list[int]:
-    """``"0:10000"`` (start:stop, stop excluded), ``"7"``, or ``"1,5,9"`` (mixable: ``"0:10,42"``)."""
-    seeds: list[int] = []
-    for part in str(text).split(","):
-        part = part.strip()
-        try:
-            bounds = [int(x) for x in part.split(":")]
-        except ValueError:
-            raise CanfieldError(f"bad seeds {text!r}: expected START:STOP, a seed, or a comma list") from None
-        if len(bounds) == 1:
-            seeds.append(bounds[0])
-        elif len(bounds) == 2:
-            if bounds[1] < bounds[0]:
-                raise CanfieldError(f"seed range {part!r} is empty: stop must not be below start")
-            seeds.extend(range(bounds[0], bounds[1]))
-        else:
-            raise CanfieldError(f"bad seeds {text!r}: expected START:STOP, a seed, or a comma list")
-    for s in seeds:
-        if not 0 <= s < 2**64:
-            raise CanfieldError(f"seed {s} is out of range 0..2**64-1")
-    return list(dict.fromkeys(seeds))
 
 
 @dataclass(frozen=True)
@@ -139,12 +119,18 @@ def summarize(rules: str, rows: Sequence[StoredResult], max_seconds: float | Non
     won = sum(r.verdict == "solved" for r in rows)
     lost = sum(r.verdict == "unsolvable" for r in rows)
     unknown = sum(r.verdict == "unknown" for r in rows)
-    n = len(rows)
+    return summarize_counts(rules, won, lost, unknown, max_seconds, results=tuple(rows), **extra)
+
+
+def summarize_counts(rules: str, won: int, lost: int, unknown: int, max_seconds: float | None = None,
+                     **extra: Any) -> WinRate:
+    """A WinRate from verdict counts alone (a study too large to hold its rows)."""
+    n = won + lost + unknown
     decided = won + lost
     lo_all = wilson_interval(won, n)[0] if n else 0.0
     hi_all = wilson_interval(won + unknown, n)[1] if n else 1.0
     return WinRate(rules, n, won, lost, unknown, won / decided if decided else None,
-                   wilson_interval(won, decided), (lo_all, hi_all), max_seconds, results=tuple(rows), **extra)
+                   wilson_interval(won, decided), (lo_all, hi_all), max_seconds, **extra)
 
 
 def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
@@ -238,52 +224,89 @@ def run_study(
     ``jobs`` local worker processes (default: the core count), or the Dask
     cluster at ``scheduler`` (``tcp://host:port``). Each finished chunk of
     seeds is written to the store at once, in its own transaction.
-    ``progress(done, total, counts, elapsed)`` is called as results arrive.
+    ``progress(done, total, counts, elapsed)`` is called as results arrive
+    (``done`` counts deals taken from the store too).
+
+    ``seeds`` may be a ``SeedSet`` (``parse_seeds``) or a ``range``: they are
+    never materialised, and which deals are done is asked of the store one
+    window of ``WINDOW`` seeds at a time, so the parent's memory does not
+    grow with the range. ``WinRate.results`` holds the rows only for studies
+    of at most ``KEEP_ROWS`` seeds (the counts and intervals always).
     """
     rules_played = get_rules(rules)
     r = stored_rules(rules_played, numbering)
-    seeds = list(dict.fromkeys(seeds))
+    wanted = SeedSet.of(seeds)
+    keep_rows = len(wanted) <= KEEP_ROWS
     own_store = not isinstance(store, ResultStore) and store is not None
     st: ResultStore | None = ResultStore(store) if own_store else store  # type: ignore[arg-type]
     t0 = time.perf_counter()
     try:
-        done = st.done_seeds(r, max_seconds) if st is not None else set()
-        if with_metrics and st is not None:
-            done = {row.seed for row in st.results(r, seeds) if row.seed in done and row.rating is not None}
-        todo = [s for s in seeds if s not in done]
         mem: dict[int, StoredResult] = {}
         counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
-        search_seconds = 0.0
+        tally = {"searched": 0, "reused": 0, "seconds": 0.0}
+
+        def report() -> None:
+            if progress is not None:
+                progress(tally["searched"] + tally["reused"], len(wanted), dict(counts),
+                         time.perf_counter() - t0)
 
         def record(rows: list[StoredResult]) -> None:
-            nonlocal search_seconds
             if st is not None:
                 st.put_many(r, rows)
             for row in rows:
-                mem[row.seed] = row
+                if keep_rows:
+                    mem[row.seed] = row
                 counts[row.verdict] += 1
-                search_seconds += row.seconds
-            if progress is not None:
-                progress(len(mem), len(todo), dict(counts), time.perf_counter() - t0)
+                tally["searched"] += 1
+                tally["seconds"] += row.seconds
+            report()
 
-        if todo:
-            size = chunk or _chunk_size(len(todo), jobs, with_metrics)
-            chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-            args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering)
-            if scheduler:
-                _run_dask(scheduler, rules_played, chunks, args, record)
-            else:
-                _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
-        if st is not None:
-            rows = st.results(r, seeds)
+        def todo() -> Iterator[int]:
+            """The seeds still to search, asked of the store one window at a time (memory: one window)."""
+            for lo, hi in wanted.blocks(WINDOW):
+                done: set[int] = set()
+                if st is not None:
+                    done = st.done_in(r, max_seconds, lo, hi)
+                    if with_metrics and done:
+                        done = {x.seed for x in st.results_in(r, [(lo, hi)]) if x.seed in done and x.rating is not None}
+                if done:
+                    tally["reused"] += len(done)
+                    report()
+                for seed in range(lo, hi):
+                    if seed not in done:
+                        yield seed
+
+        size = chunk or _chunk_size(len(wanted), jobs, with_metrics)
+        chunks = _batched(todo(), size)
+        args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering)
+        if scheduler:
+            _run_dask(scheduler, rules_played, chunks, args, record)
         else:
-            rows = [mem[s] for s in seeds if s in mem]
-        rows.sort(key=lambda x: x.seed)
-        return summarize(r.name, rows, max_seconds, searched=len(mem), reused=len(seeds) - len(todo),
-                         wall_seconds=time.perf_counter() - t0, search_seconds=search_seconds)
+            _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
+        extra = dict(searched=tally["searched"], reused=tally["reused"], wall_seconds=time.perf_counter() - t0,
+                     search_seconds=tally["seconds"])
+        if st is not None:
+            c = st.count_verdicts(r, wanted.ranges())
+            rows = st.results_in(r, wanted.ranges()) if keep_rows else []
+        else:
+            c = counts
+            rows = sorted(mem.values(), key=lambda x: x.seed)
+        return summarize_counts(r.name, c["solved"], c["unsolvable"], c["unknown"], max_seconds,
+                                results=tuple(rows), **extra)
     finally:
         if own_store and st is not None:
             st.close()
+
+
+def _batched(it: Iterator[int], size: int) -> Iterator[list[int]]:
+    batch: list[int] = []
+    for x in it:
+        batch.append(x)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def estimate_win_rate(
@@ -314,20 +337,35 @@ def _chunk_size(n: int, jobs: int | None, with_metrics: bool) -> int:
     return max(1, min(8, n // (workers * 8) or 1))
 
 
-def _run_local(jobs: int, rules: Rules, chunks: list[list[int]], args: tuple, record: Callable) -> None:
+def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple, record: Callable) -> None:
     import multiprocessing as mp
 
-    pending = list(reversed(chunks))
+    source = iter(chunks)
+    retry: list[list[int]] = []  # chunks of a pool that died, run again first
+
+    def take() -> list[int] | None:
+        return retry.pop() if retry else next(source, None)
+
+    first = take()
+    if first is None:
+        return  # nothing to search: no pool to start
+    retry.append(first)
     restarts = 0
     window = jobs * 2
-    while pending:
+    more = True
+    while more or retry:
         ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_warm)
         inflight: dict[Any, list[int]] = {}
         try:
-            while pending or inflight:
-                while pending and len(inflight) < window:
-                    c = pending.pop()
+            while True:
+                while len(inflight) < window:
+                    c = take()
+                    if c is None:
+                        more = False
+                        break
                     inflight[ex.submit(_solve_chunk, rules, c, *args)] = c
+                if not inflight:
+                    break
                 finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
                 for f in finished:
                     rows = f.result()  # raises BrokenProcessPool while the chunk is still in flight
@@ -335,7 +373,7 @@ def _run_local(jobs: int, rules: Rules, chunks: list[list[int]], args: tuple, re
                     record(rows)
         except BrokenProcessPool:
             restarts += 1
-            pending.extend(inflight.values())
+            retry.extend(inflight.values())
             if restarts > MAX_POOL_RESTARTS:
                 raise StudyError(
                     f"worker processes died {restarts} times (out of memory? killed?); the finished deals are "
@@ -352,7 +390,7 @@ def _run_local(jobs: int, rules: Rules, chunks: list[list[int]], args: tuple, re
             ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(address: str, rules: Rules, chunks: list[list[int]], args: tuple, record: Callable) -> None:
+def _run_dask(address: str, rules: Rules, chunks: Iterable[list[int]], args: tuple, record: Callable) -> None:
     try:
         from dask.distributed import Client, as_completed
     except ImportError:
@@ -364,18 +402,17 @@ def _run_dask(address: str, rules: Rules, chunks: list[list[int]], args: tuple, 
     try:
         nthreads = sum(client.nthreads().values()) or 1
         window = nthreads * 2
-        pending = list(reversed(chunks))
+        source = iter(chunks)
         ac = as_completed()
-        inflight = 0
-        while pending and inflight < window:
-            ac.add(client.submit(_solve_chunk, rules, pending.pop(), *args, pure=False))
-            inflight += 1
+        for c in source:
+            ac.add(client.submit(_solve_chunk, rules, c, *args, pure=False))
+            if ac.count() >= window:
+                break
         for fut in ac:
             record(fut.result())
             fut.release()
-            inflight -= 1
-            if pending:
-                ac.add(client.submit(_solve_chunk, rules, pending.pop(), *args, pure=False))
-                inflight += 1
+            c = next(source, None)
+            if c is not None:
+                ac.add(client.submit(_solve_chunk, rules, c, *args, pure=False))
     finally:
         client.close()
