@@ -370,3 +370,41 @@ def test_ctrl_c_stops_a_study_cleanly_and_keeps_finished_deals(tmp_path):
     kept = _table(db)
     assert 3 <= len(kept) < 400
     assert all(v in ("solved", "unsolvable", "unknown") for _, v, *_ in kept)
+
+
+def test_two_studies_on_one_store_divide_the_work_and_survive_a_kill(tmp_path):
+    """Studies started together split the deals; one killed with SIGKILL leaves its claims to run out and the
+    other takes them over; the table ends with every deal exactly once, as one study alone would have it."""
+    db, alone = tmp_path / "s.sqlite", tmp_path / "alone.sqlite"
+    env = dict(os.environ, CANFIELD_CLAIM_LEASE="3")
+    base = [sys.executable, "-m", "canfield_solver.cli", "winrate", "--seeds", "0:40", "--max-nodes", "100000",
+            "--jobs", "1", "-q", "--json", "--chunk", "2"]
+    subprocess.run([*base, "--db", str(alone)], check=True, capture_output=True, env=env)
+    want = sqlite3.connect(alone).execute("SELECT seed, verdict, nodes FROM results ORDER BY seed").fetchall()
+    # Both finish: the work is divided, not repeated.
+    a = subprocess.Popen([*base, "--db", str(db)], stdout=subprocess.PIPE, env=env)
+    b = subprocess.run([*base, "--db", str(db)], capture_output=True, env=env, check=True)
+    a_out, _ = a.communicate(timeout=300)
+    searched = json.loads(a_out)["searched"] + json.loads(b.stdout)["searched"]
+    assert searched == 40
+    assert sqlite3.connect(db).execute("SELECT seed, verdict, nodes FROM results ORDER BY seed").fetchall() == want
+    # One is killed mid-study: the other finishes everything.
+    db2 = tmp_path / "s2.sqlite"
+    a = subprocess.Popen([*base, "--db", str(db2)], stdout=subprocess.PIPE, env=env, start_new_session=True)
+    b = subprocess.Popen([*base, "--db", str(db2)], stdout=subprocess.PIPE, env=env)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        time.sleep(0.3)
+        if os.path.exists(db2):
+            try:
+                n = sqlite3.connect(db2, timeout=5).execute("SELECT COUNT(*) FROM results").fetchone()[0]
+            except sqlite3.Error:
+                continue
+            if n >= 6:
+                break
+    os.killpg(a.pid, signal.SIGKILL)
+    a.wait()
+    b_out, _ = b.communicate(timeout=300)
+    assert b.returncode == 0 and json.loads(b_out)["deals"] == 40
+    rows = sqlite3.connect(db2).execute("SELECT seed, verdict, nodes FROM results ORDER BY seed").fetchall()
+    assert rows == want

@@ -1,13 +1,14 @@
 """The ``canfield`` command: a thin click layer over the Python API.
 
 Exit codes: 0 success (``solve``: solved), 1 a negative answer (``solve``:
-unsolvable; ``check``: an illegal move), 2 bad input, 3 ``solve``: unknown.
-Errors are one line on stderr, never a traceback.
+unsolvable; ``check``: an illegal move), 2 bad input, 3 ``solve``: unknown,
+130 interrupted, 70 a bug. Errors are one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from typing import Any
 
@@ -22,10 +23,26 @@ from .transcript import format_steps, looks_like_steps, parse_steps, review, ste
 from ._search.layout import DEFAULT_MEMORY_MB
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70  # a bug (sysexits EX_SOFTWARE): reported in one line, never as a traceback
 
 
 class UserError(click.ClickException):
     exit_code = EXIT_BAD_INPUT
+
+
+class _Seconds(click.FloatRange):
+    """A positive time limit in seconds; ``inf`` means none, ``nan`` is refused."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        v = super().convert(value, param, ctx)
+        if v != v:
+            self.fail("must be a number of seconds, not nan", param, ctx)
+        return v
+
+
+SECONDS = _Seconds(min=0, min_open=True)
 
 
 class _Group(click.Group):
@@ -44,6 +61,16 @@ class _Group(click.Group):
         except CanfieldError as e:
             click.echo(f"canfield: error: {e}", err=True)
             sys.exit(EXIT_BAD_INPUT)
+        except sqlite3.Error as e:  # the result store failed half-way: locked, disk full, removed
+            click.echo(f"canfield: error: result store: {e}; the deals finished before this are kept", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except OSError as e:  # a file the user named turned out unusable half-way (full disk, removed, ...)
+            where = f" {e.filename!r}" if e.filename else ""
+            click.echo(f"canfield: error: cannot use{where}: {e.strerror or e}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except Exception as e:  # never a traceback; this is a bug to report
+            click.echo(f"canfield: internal error ({type(e).__name__}: {e}); please report it", err=True)
+            sys.exit(EXIT_INTERNAL)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
@@ -161,25 +188,31 @@ def _workers_compile_notice() -> None:
 
 def _read_moves(path: str) -> list[str]:
     """Moves from a file: a JSON list of strings, one move per line (# starts a comment), or printed steps."""
+    from .deal import MAX_FILE_CHARS
+
     try:
         if path == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.read(MAX_FILE_CHARS + 1)
         else:
             with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+                text = fh.read(MAX_FILE_CHARS + 1)
     except OSError as e:
         raise UserError(f"cannot read moves file {path!r}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise UserError(f"moves file {path!r} is not UTF-8 text") from None
+    if len(text) > MAX_FILE_CHARS:
+        raise UserError(f"moves file {path!r} is too large to be a game (over {MAX_FILE_CHARS:,} characters)")
     stripped = text.strip()
     if looks_like_steps(stripped):  # the numbered steps `solve --moves` prints
         return parse_steps(stripped)
     if stripped.startswith("["):
         try:
             data = json.loads(stripped)
+        except RecursionError:
+            raise UserError(f"moves file {path!r} nests too deeply to be a move list") from None
         except json.JSONDecodeError as e:
             raise UserError(f"moves file {path!r} is not a valid JSON list: {e.msg} at line {e.lineno}") from None
-        if not all(isinstance(m, str) for m in data):
+        if not isinstance(data, list) or not all(isinstance(m, str) for m in data):
             raise UserError(f"moves file {path!r}: every move must be a string like 'W>T2'")
         return list(data)
     moves = []
@@ -274,7 +307,7 @@ EXIT_CODES = {"solved": 0, "unsolvable": 1, "unknown": 3}
 @click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
 @_pysolfc_option
 @_rules_option
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+@click.option("--max-seconds", type=SECONDS, default=60.0, show_default=True,
               help="Stop with 'unknown' after this long.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Stop with 'unknown' after this many nodes.")
 @click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB, show_default=True,
@@ -332,7 +365,7 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
 @click.option("--moves-played", "played_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               callback=_not_blank,
               help="Solve from the position after these moves (one per line, or a JSON list).")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+@click.option("--max-seconds", type=SECONDS, default=60.0, show_default=True,
               help="Stop with 'unknown' after this long.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Stop with 'unknown' after this many nodes.")
 @click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB, show_default=True,
@@ -456,7 +489,7 @@ def _jobs_default() -> int:
               help="Study PySolFC game numbers instead of seeds (rules default to pysolfc-canfield).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Local worker processes (default: the core count).")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+@click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit per deal; a deal that hits it counts as unknown.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None,
               help="Node limit per deal (reproducible, unlike time); a deal that hits it counts as unknown.")
@@ -553,7 +586,7 @@ def _analysis_lines(a: Any, full: int, where: str) -> list[str]:
               help="Deal JSON file.")
 @_pysolfc_option
 @_rules_option
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+@click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit of the main search.")
 @click.option("--probe-nodes", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Node limit of each search behind the first-move and critical-position counts.")
@@ -597,7 +630,7 @@ def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_
 @click.option("--max-candidates", type=click.IntRange(min=1), default=None,
               help="Give up after analysing this many seeds (default: 200 x --count).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local worker processes.")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+@click.option("--max-seconds", type=SECONDS, default=10.0, show_default=True,
               help="Time limit per deal.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
               help="Result store: analysed deals are saved and reused.")
@@ -713,7 +746,7 @@ def verify(pack: str) -> int:
               callback=_not_blank, help="Show this game (one move per line, a JSON list, or printed steps).")
 @click.option("--out", "out", default=None, callback=_not_blank, metavar="FILE.html",
               help="Where to write the page ('-' for stdout; default canfield-<deal>.html).")
-@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True,
+@click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit of the search (and of each probe for a player's game).")
 def show(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
          rules_file: str | None, moves_file: str | None, out: str | None, max_seconds: float) -> int:

@@ -20,6 +20,9 @@ __all__ = ["Deal", "splitmix64", "shuffled_deck"]
 _MASK64 = (1 << 64) - 1
 
 
+MAX_FILE_CHARS = 1 << 20  # a deal, moves or rules file is a few KiB; refuse anything past 1 MiB
+
+
 def splitmix64(seed: int) -> Iterator[int]:
     """SplitMix64 outputs for ``seed`` (SPEC §2 step 2)."""
     state = seed & _MASK64
@@ -197,6 +200,8 @@ class Deal:
     def from_json(cls, text: str, rules: "str | Rules | None" = None) -> "Deal":
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise DealError("deal JSON nests too deeply to be a deal") from None
         except json.JSONDecodeError as e:
             raise DealError(f"deal is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
         return cls.from_dict(data, rules)
@@ -205,11 +210,13 @@ class Deal:
     def from_file(cls, path: str, rules: "str | Rules | None" = None) -> "Deal":
         try:
             with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+                text = fh.read(MAX_FILE_CHARS + 1)
         except OSError as e:
             raise DealError(f"cannot read deal file {path!r}: {e.strerror}") from None
         except UnicodeDecodeError:
             raise DealError(f"deal file {path!r} is not UTF-8 text") from None
+        if len(text) > MAX_FILE_CHARS:
+            raise DealError(f"deal file {path!r} is too large to be a deal (over {MAX_FILE_CHARS:,} characters)")
         return cls.from_json(text, rules)
 
     # Output --------------------------------------------------------------

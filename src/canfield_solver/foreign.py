@@ -184,6 +184,8 @@ def from_solvitaire(data: "str | dict", rules: "str | Rules" = "canfield") -> De
     if isinstance(data, str):
         try:
             data = json.loads(data)
+        except RecursionError:
+            raise DealError("solvitaire deal JSON nests too deeply to be a deal") from None
         except json.JSONDecodeError as e:
             raise DealError(f"solvitaire deal is not valid JSON: {e.msg} at line {e.lineno}") from None
     if not isinstance(data, dict):

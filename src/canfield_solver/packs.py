@@ -104,6 +104,8 @@ def _check_line(text: str) -> str | None:
         e = json.loads(text)
     except json.JSONDecodeError as err:
         return f"not valid JSON: {err.msg}"
+    except RecursionError:
+        return "not a pack line: JSON nested too deeply"
     if not isinstance(e, dict):
         return "not a JSON object"
     missing = [k for k in ("numbering", "number", "rules", "deal", "verdict", "moves") if k not in e]
@@ -111,6 +113,8 @@ def _check_line(text: str) -> str | None:
         return f"missing field {missing[0]!r}"
     try:
         deal = Deal.from_dict(e["deal"], e["rules"])
+        if isinstance(e["number"], bool) or not isinstance(e["number"], int):
+            return f"'number' must be an integer, not {e['number']!r}"
         dealt = _deal_for(e["numbering"], e["number"], e["rules"])
     except CanfieldError as err:
         return str(err)
@@ -136,6 +140,6 @@ def verify_pack(lines: Iterable[str]) -> Iterator[tuple[int, Any, str | None]]:
             continue
         try:
             number = json.loads(text).get("number")
-        except (json.JSONDecodeError, AttributeError):
+        except (json.JSONDecodeError, AttributeError, RecursionError):
             number = None
         yield i, number, _check_line(text)

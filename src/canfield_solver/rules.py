@@ -180,8 +180,12 @@ class Rules:
                 data = json.load(fh)
         except OSError as e:
             raise RulesError(f"cannot read rules file {path!r}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise RulesError(f"rules file {path!r} is not UTF-8 text") from None
         except json.JSONDecodeError as e:
             raise RulesError(f"rules file {path!r} is not valid JSON: {e.msg} at line {e.lineno}") from None
+        except RecursionError:
+            raise RulesError(f"rules file {path!r} nests too deeply to be a rules file") from None
         return cls.from_dict(data)
 
     def replace(self, **changes: Any) -> "Rules":

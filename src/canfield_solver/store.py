@@ -108,7 +108,8 @@ class ResultStore:
         if exists:
             self._check_header()
         try:
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self._db = sqlite3.connect(self.path, timeout=float(os.environ.get("CANFIELD_STORE_TIMEOUT", "30")),
+                                       isolation_level=None)
         except sqlite3.Error as e:
             raise StoreError(f"cannot open result store {self.path!r}: {e}") from None
         try:
@@ -120,6 +121,10 @@ class ResultStore:
                 self._create()
         except sqlite3.DatabaseError as e:
             self._db.close()
+            if not exists:
+                raise StoreError(f"cannot create result store {self.path!r}: {e}") from None
+            if "locked" in str(e) or "busy" in str(e):
+                raise StoreError(f"result store {self.path!r} is locked by another process: {e}") from None
             raise StoreError(f"{self.path!r} is not a canfield-solver result store ({e})") from None
         except StoreError:
             self._db.close()
@@ -212,6 +217,92 @@ class ResultStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
+            if self._has_claims():  # a stored deal needs no claim any more
+                self._db.executemany("DELETE FROM claims WHERE rules_id = ? AND seed = ?",
+                                     [(rid, v[2]) for v in values])
+
+    def _has_claims(self) -> bool:
+        return self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='claims'").fetchone() \
+            is not None
+
+    # Claims: several studies on one store divide the work -------------------------------------
+    #
+    # Before a study searches a chunk of deals it claims them: one row per
+    # (rules, seed) naming the owner and when the claim runs out. A deal that
+    # is done, or claimed by another owner whose claim has not run out, is
+    # not taken; a claim whose owner died runs out and is taken over. Rows of
+    # results are keyed by (rules, seed), so even a deal searched twice (a
+    # claim that ran out under a slow but living owner) is stored once.
+
+    def _claims_table(self) -> None:
+        self._db.execute("CREATE TABLE IF NOT EXISTS claims (rules_id TEXT NOT NULL, seed INTEGER NOT NULL, "
+                         "owner TEXT NOT NULL, until REAL NOT NULL, PRIMARY KEY (rules_id, seed))")
+
+    def claim(self, rules: Rules, seeds: list[int], owner: str, lease: float,
+              max_seconds: float | None, rated: bool = False, since: float = float("inf")) -> list[int]:
+        """Claim the seeds no one else holds and no one has done; returns those now ``owner``'s.
+        A row stored at or after ``since`` counts as done whatever its verdict (as in ``status``)."""
+        if not seeds:
+            return []
+        rid = rules_id(rules)
+        self._claims_table()
+        now = time.time()
+        vals = [_db_seed(x) for x in seeds]
+        marks = ",".join("?" * len(vals))
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")  # one claimer at a time: no seed is given to two owners
+            done = {v for (v,) in self._db.execute(
+                f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND "
+                f"(({self._DONE}{' AND rating IS NOT NULL' if rated else ''}) OR finished_at >= ?)",
+                (rid, *vals, max_seconds, max_seconds, since))}
+            held = {v for (v,) in self._db.execute(
+                f"SELECT seed FROM claims WHERE rules_id = ? AND seed IN ({marks}) AND owner != ? AND until > ?",
+                (rid, *vals, owner, now))}
+            got = [v for v in vals if v not in done and v not in held]
+            self._db.executemany("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)",
+                                 [(rid, v, owner, now + lease) for v in got])
+        return [_py_seed(v) for v in got]
+
+    def renew(self, rules: Rules, owner: str, lease: float) -> None:
+        """Push back the end of every claim ``owner`` holds (it is alive and working)."""
+        self._claims_table()
+        with self._db:
+            self._db.execute("UPDATE claims SET until = ? WHERE rules_id = ? AND owner = ?",
+                             (time.time() + lease, rules_id(rules), owner))
+
+    def release(self, rules: Rules, owner: str) -> None:
+        self._claims_table()
+        with self._db:
+            self._db.execute("DELETE FROM claims WHERE rules_id = ? AND owner = ?", (rules_id(rules), owner))
+
+    def status(self, rules: Rules, seeds: list[int], owner: str, max_seconds: float | None,
+               rated: bool = False, since: float = float("inf")) -> tuple[set[int], set[int]]:
+        """(done, held by a live claim of another owner) among ``seeds`` (a short list). A row stored at
+        or after ``since`` (a time.time()) counts as done whatever its verdict: another study searched it."""
+        rid = rules_id(rules)
+        self._claims_table()
+        now = time.time()
+        done: set[int] = set()
+        held: set[int] = set()
+        for i in range(0, len(seeds), 500):
+            vals = [_db_seed(x) for x in seeds[i:i + 500]]
+            marks = ",".join("?" * len(vals))
+            done |= {_py_seed(v) for (v,) in self._db.execute(
+                f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND "
+                f"(({self._DONE}{' AND rating IS NOT NULL' if rated else ''}) OR finished_at >= ?)",
+                (rid, *vals, max_seconds, max_seconds, since))}
+            held |= {_py_seed(v) for (v,) in self._db.execute(
+                f"SELECT seed FROM claims WHERE rules_id = ? AND seed IN ({marks}) AND owner != ? AND until > ?",
+                (rid, *vals, owner, now))}
+        return done, held
+
+    def held_by_others(self, rules: Rules, owner: str, lo: int, hi: int) -> set[int]:
+        """Seeds in ``lo <= seed < hi`` under a live claim of another owner."""
+        self._claims_table()
+        now = time.time()
+        return {_py_seed(v) for a, b in _db_ranges(lo, hi) for (v,) in self._db.execute(
+            "SELECT seed FROM claims WHERE rules_id = ? AND seed BETWEEN ? AND ? AND owner != ? AND until > ?",
+            (rules_id(rules), a, b, owner, now))}
 
     # Reading ---------------------------------------------------------------
     def get(self, rules: Rules, seed: int) -> StoredResult | None:
@@ -247,10 +338,12 @@ class ResultStore:
     _DONE = ("(verdict != 'unknown' OR (limit_hit = 'seconds' AND max_seconds IS NOT NULL "
              "AND ? IS NOT NULL AND max_seconds >= ?))")
 
-    def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int) -> set[int]:
-        """``done_seeds`` restricted to ``lo <= seed < hi``, read with one indexed query (memory: that range only)."""
+    def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int, rated: bool = False) -> set[int]:
+        """``done_seeds`` restricted to ``lo <= seed < hi``, read with one indexed query (memory: that range only).
+        ``rated``: only rows that carry a difficulty rating count as done."""
+        extra = " AND rating IS NOT NULL" if rated else ""
         return {_py_seed(s) for a, b in _db_ranges(lo, hi) for (s,) in self._db.execute(
-            f"SELECT seed FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._DONE}",
+            f"SELECT seed FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._DONE}{extra}",
             (rules_id(rules), a, b, max_seconds, max_seconds))}
 
     def count_done(self, rules: Rules, max_seconds: float | None, ranges: Iterable[tuple[int, int]]) -> int:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 import os
+import socket
 import sys
 import time
+import uuid
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -236,6 +238,13 @@ def run_study(
     rules_played = get_rules(rules)
     r = stored_rules(rules_played, numbering)
     wanted = SeedSet.of(seeds)
+    if numbering == "pysolfc" and len(wanted):
+        from .foreign import parse_pysolfc_number
+
+        first = next(wanted.ranges())
+        *_, last = wanted.ranges()
+        parse_pysolfc_number(first[0])  # the lowest and the highest number are game numbers, or say why not
+        parse_pysolfc_number(last[1] - 1)
     keep_rows = len(wanted) <= KEEP_ROWS
     own_store = not isinstance(store, ResultStore) and store is not None
     st: ResultStore | None = ResultStore(store) if own_store else store  # type: ignore[arg-type]
@@ -253,6 +262,7 @@ def run_study(
         def record(rows: list[StoredResult]) -> None:
             if st is not None:
                 st.put_many(r, rows)
+                st.renew(r, owner, lease)  # alive: keep the claims of the chunks still in flight
             for row in rows:
                 if keep_rows:
                     mem[row.seed] = row
@@ -261,28 +271,64 @@ def run_study(
                 tally["seconds"] += row.seconds
             report()
 
+        owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        size = chunk or _chunk_size(len(wanted), jobs, with_metrics)
+        lease = float(os.environ.get("CANFIELD_CLAIM_LEASE", "0")) or 60.0 + 3.0 * size * (max_seconds or 600.0)
+        deferred: list[int] = []  # seeds another study held when we came to them: bounded by its claims
+        started = time.time()
+
         def todo() -> Iterator[int]:
-            """The seeds still to search, asked of the store one window at a time (memory: one window)."""
+            """The seeds still to search, asked of the store one window at a time (memory: one window);
+            seeds another study on the same store has claimed are deferred, not searched."""
             for lo, hi in wanted.blocks(WINDOW):
                 done: set[int] = set()
+                held: set[int] = set()
                 if st is not None:
-                    done = st.done_in(r, max_seconds, lo, hi)
-                    if with_metrics and done:
-                        done = {x.seed for x in st.results_in(r, [(lo, hi)]) if x.seed in done and x.rating is not None}
+                    done = st.done_in(r, max_seconds, lo, hi, rated=with_metrics)
+                    held = st.held_by_others(r, owner, lo, hi) - done
+                    deferred.extend(sorted(held))
                 if done:
                     tally["reused"] += len(done)
                     report()
                 for seed in range(lo, hi):
-                    if seed not in done:
+                    if seed not in done and seed not in held:
                         yield seed
 
-        size = chunk or _chunk_size(len(wanted), jobs, with_metrics)
-        chunks = _batched(todo(), size)
+        def claimed(chunks: Iterable[list[int]]) -> Iterator[list[int]]:
+            for c in chunks:
+                if st is None:
+                    yield c
+                    continue
+                got = st.claim(r, c, owner, lease, max_seconds, rated=with_metrics, since=started)
+                if len(got) < len(c):
+                    deferred.extend(sorted(set(c) - set(got)))
+                if got:
+                    yield got
+
+        def run(seed_iter: Iterable[int]) -> None:
+            chunks = claimed(_batched(iter(seed_iter), size))
+            if scheduler:
+                _run_dask(scheduler, rules_played, chunks, args, record)
+            else:
+                _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
+
         args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering)
-        if scheduler:
-            _run_dask(scheduler, rules_played, chunks, args, record)
-        else:
-            _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
+        try:
+            run(todo())
+            # What other studies held: wait until they store it, or take it over once their claims run out.
+            while st is not None and deferred:
+                pending = sorted(set(deferred))
+                deferred.clear()
+                done, held = st.status(r, pending, owner, max_seconds, rated=with_metrics, since=started)
+                free = [x for x in pending if x not in done and x not in held]
+                deferred.extend(x for x in pending if x in held and x not in done)
+                if free:
+                    run(free)
+                elif deferred:
+                    time.sleep(min(2.0, lease / 4))
+        finally:
+            if st is not None:
+                st.release(r, owner)
         extra = dict(searched=tally["searched"], reused=tally["reused"], wall_seconds=time.perf_counter() - t0,
                      search_seconds=tally["seconds"])
         if st is not None:
