@@ -57,3 +57,16 @@ def progress_reachable(p: Position) -> bool:
                 seen.add(y.key())
                 stack.append(y)
     return False
+
+
+def play_until_stalled(seed: int = 0, rng_seed: int = 3) -> tuple[Position, list[str]]:
+    """Random legal moves from deal ``seed`` until the game is stalled (SPEC §3): the position and the moves."""
+    import random
+
+    rng = random.Random(rng_seed)
+    pos, played = Position(Deal.from_seed(seed)), []
+    while not pos.is_stalled():
+        m = rng.choice(pos.legal_moves())
+        pos.play(m)
+        played.append(m)
+    return pos, played

@@ -12,6 +12,8 @@ from canfield_solver import Deal, Position, replay
 from canfield_solver.cli import cli
 from canfield_solver.solver import Verdict, solve
 
+from helpers import play_until_stalled
+
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "reference-verdicts.csv"
 
 # Full-size deals searched by the plain-Python kernel would take hours.
@@ -140,13 +142,7 @@ def test_cli_moves_played(tmp_path):
 
 
 def test_cli_moves_played_stalled(tmp_path):
-    import random
-    rng = random.Random(3)
-    pos, played = Position(Deal.from_seed(0)), []
-    while not pos.is_stalled():
-        m = rng.choice(pos.legal_moves())
-        pos.play(m)
-        played.append(m)
+    pos, played = play_until_stalled(0, 3)
     f = tmp_path / "played.txt"
     f.write_text("\n".join(played))
     r = invoke("solve", "--seed", "0", "--moves-played", str(f))

@@ -15,7 +15,7 @@ from canfield_solver.cli import cli
 from canfield_solver.moves import parse_move
 from canfield_solver.transcript import format_steps, parse_steps, pretty_card, review, steps
 
-from helpers import make_deal
+from helpers import make_deal, play_until_stalled
 
 
 def invoke(*args):
@@ -156,13 +156,7 @@ def test_hint_gives_a_next_step_that_keeps_the_game_won(tmp_path):
 
 
 def test_hint_on_a_stalled_position_needs_no_search():
-    import random
-    rng = random.Random(3)
-    pos, played = Position(Deal.from_seed(0)), []
-    while not pos.is_stalled():
-        m = rng.choice(pos.legal_moves())
-        pos.play(m)
-        played.append(m)
+    _, played = play_until_stalled(0, 3)
     h = hint(Deal.from_seed(0), played)
     assert h.stalled and h.verdict.value == "unsolvable" and h.result is None
 

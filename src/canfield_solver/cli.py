@@ -146,6 +146,16 @@ def _pysolfc_option(f: Any) -> Any:
     )(f)
 
 
+def _deal_source_options(f: Any) -> Any:
+    """--seed N | --deal FILE | --pysolfc N, and the rules options: the deal sources of solve, analyze, show."""
+    f = _rules_option(f)
+    f = _pysolfc_option(f)
+    f = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
+                     help="Deal or position JSON file (ours, or the published solver's).")(f)
+    return click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None,
+                        help="Deal number (SPEC §2).")(f)
+
+
 def _where(d: Deal, fallback: str = "deal") -> str:
     if d.pysolfc_game is not None:
         return f"PySolFC game {d.pysolfc_game}"
@@ -357,11 +367,7 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
 
 
 @cli.command()
-@click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number (SPEC §2).")
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
-              help="Deal or position JSON file (ours, or the published solver's).")
-@_pysolfc_option
-@_rules_option
+@_deal_source_options
 @click.option("--moves-played", "played_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               callback=_not_blank,
               help="Solve from the position after these moves (one per line, or a JSON list).")
@@ -581,11 +587,7 @@ def _analysis_lines(a: Any, full: int, where: str) -> list[str]:
 
 
 @cli.command()
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number.")
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
-              help="Deal JSON file.")
-@_pysolfc_option
-@_rules_option
+@_deal_source_options
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit of the main search.")
 @click.option("--probe-nodes", type=click.IntRange(min=1), default=20_000, show_default=True,
@@ -737,11 +739,7 @@ def verify(pack: str) -> int:
 
 
 @cli.command()
-@click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None, help="Deal number (SPEC §2).")
-@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
-              help="Deal or position JSON file.")
-@_pysolfc_option
-@_rules_option
+@_deal_source_options
 @click.option("--moves", "moves_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               callback=_not_blank, help="Show this game (one move per line, a JSON list, or printed steps).")
 @click.option("--out", "out", default=None, callback=_not_blank, metavar="FILE.html",
