@@ -62,6 +62,32 @@ def _db_ranges(lo: int, hi: int) -> list[tuple[int, int]]:
     return out
 
 
+def owner_id() -> str:
+    """A claim owner: host, process id and a random part (a process may run several studies)."""
+    import socket
+    import uuid
+
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _owner_dead(owner: str) -> bool:
+    """True when ``owner`` is a process of this host that no longer runs: its claims need not run out first
+    (a study re-run after kill -9 takes them over at once). Owners on other hosts are judged by time alone."""
+    import socket
+
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def rules_id(rules: Rules) -> str:
     """A short stable id of the rules' parameters (the name included)."""
     text = json.dumps(rules.to_dict(), sort_keys=True)
@@ -255,9 +281,7 @@ class ResultStore:
                 f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND "
                 f"(({self._DONE}{' AND rating IS NOT NULL' if rated else ''}) OR finished_at >= ?)",
                 (rid, *vals, max_seconds, max_seconds, since))}
-            held = {v for (v,) in self._db.execute(
-                f"SELECT seed FROM claims WHERE rules_id = ? AND seed IN ({marks}) AND owner != ? AND until > ?",
-                (rid, *vals, owner, now))}
+            held = self._live_claims(f"seed IN ({marks})", (rid, *vals), owner, now)
             got = [v for v in vals if v not in done and v not in held]
             self._db.executemany("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)",
                                  [(rid, v, owner, now + lease) for v in got])
@@ -291,18 +315,28 @@ class ResultStore:
                 f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND "
                 f"(({self._DONE}{' AND rating IS NOT NULL' if rated else ''}) OR finished_at >= ?)",
                 (rid, *vals, max_seconds, max_seconds, since))}
-            held |= {_py_seed(v) for (v,) in self._db.execute(
-                f"SELECT seed FROM claims WHERE rules_id = ? AND seed IN ({marks}) AND owner != ? AND until > ?",
-                (rid, *vals, owner, now))}
+            held |= {_py_seed(v) for v in self._live_claims(f"seed IN ({marks})", (rid, *vals), owner, now)}
         return done, held
 
     def held_by_others(self, rules: Rules, owner: str, lo: int, hi: int) -> set[int]:
         """Seeds in ``lo <= seed < hi`` under a live claim of another owner."""
         self._claims_table()
         now = time.time()
-        return {_py_seed(v) for a, b in _db_ranges(lo, hi) for (v,) in self._db.execute(
-            "SELECT seed FROM claims WHERE rules_id = ? AND seed BETWEEN ? AND ? AND owner != ? AND until > ?",
-            (rules_id(rules), a, b, owner, now))}
+        return {_py_seed(v) for a, b in _db_ranges(lo, hi)
+                for v in self._live_claims("seed BETWEEN ? AND ?", (rules_id(rules), a, b), owner, now)}
+
+    def _live_claims(self, where: str, params: tuple, owner: str, now: float) -> set[int]:
+        """Stored seed values claimed by another owner whose claim has not run out and who is not known dead."""
+        dead: dict[str, bool] = {}
+        out = set()
+        for v, who in self._db.execute(
+                f"SELECT seed, owner FROM claims WHERE rules_id = ? AND {where} AND owner != ? AND until > ?",
+                (*params, owner, now)):
+            if who not in dead:
+                dead[who] = _owner_dead(who)
+            if not dead[who]:
+                out.add(v)
+        return out
 
     # Reading ---------------------------------------------------------------
     def get(self, rules: Rules, seed: int) -> StoredResult | None:

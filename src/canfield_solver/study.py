@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import math
 import os
-import socket
 import sys
 import time
-import uuid
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -22,7 +20,7 @@ from .deal import Deal
 from .errors import CanfieldError
 from .rules import Rules, get_rules
 from .seeds import SeedSet, parse_seeds
-from .store import ResultStore, StoredResult
+from .store import ResultStore, StoredResult, owner_id
 
 __all__ = [
     "StudyError",
@@ -271,7 +269,7 @@ def run_study(
                 tally["seconds"] += row.seconds
             report()
 
-        owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        owner = owner_id()
         size = chunk or _chunk_size(len(wanted), jobs, with_metrics)
         lease = float(os.environ.get("CANFIELD_CLAIM_LEASE", "0")) or 60.0 + 3.0 * size * (max_seconds or 600.0)
         deferred: list[int] = []  # seeds another study held when we came to them: bounded by its claims
