@@ -590,9 +590,9 @@ def _analysis_lines(a: Any, full: int, where: str) -> list[str]:
 @_deal_source_options
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit of the main search.")
-@click.option("--probe-nodes", type=click.IntRange(min=1), default=20_000, show_default=True,
+@click.option("--probe-nodes", type=click.IntRange(1, 10**10), default=20_000, show_default=True,
               help="Node limit of each search behind the first-move and critical-position counts.")
-@click.option("--playouts", type=click.IntRange(min=0), default=50, show_default=True,
+@click.option("--playouts", type=click.IntRange(0, 100_000), default=50, show_default=True,
               help="Random-player games.")
 @click.option("--playout-seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the random player (same seed, same games).")
@@ -624,7 +624,7 @@ def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_
 @_rules_option
 @click.option("--difficulty", type=click.Choice(["easy", "medium", "hard", "very-hard", "any"]), default="any",
               show_default=True, help="Rating of the deals to print (see 'canfield analyze').")
-@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="How many seeds.")
+@click.option("--count", type=click.IntRange(1, 1_000_000), default=10, show_default=True, help="How many seeds.")
 @click.option("--start", type=click.IntRange(0, 2**64 - 1), default=None,
               help="First seed to consider (default 0).")
 @click.option("--pysolfc", "pysolfc", type=click.IntRange(1, 10**20 - 1), default=None, metavar="START",
