@@ -85,7 +85,7 @@ COMMANDS = {
     "winrate": (["--max-nodes", "20", "--jobs", "1", "-q"], {"--seeds": "text", "--db": "in", "--chunk": "int",
                                                              "--max-memory": "int", "--pysolfc": "text",
                                                              "--rules": "text"}),
-    "export": ([], {"--db": "in", "--csv": "out"}),
+    "export": ([], {"--db": "in", "--csv": "out", "--parquet": "out"}),
     "analyze": (["--probe-nodes", "50", "--playouts", "1", "--max-seconds", "2"],
                 {"--seed": "int", "--deal": "in", "--playouts": "int", "--rules": "text"}),
     "pick": (["--max-candidates", "2", "--jobs", "1", "--max-seconds", "1"],

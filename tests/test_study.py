@@ -408,3 +408,27 @@ def test_two_studies_on_one_store_divide_the_work_and_survive_a_kill(tmp_path):
     assert b.returncode == 0 and json.loads(b_out)["deals"] == 40
     rows = sqlite3.connect(db2).execute("SELECT seed, verdict, nodes FROM results ORDER BY seed").fetchall()
     assert rows == want
+
+
+def test_parquet_export_and_summary_agree_with_the_store(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    db = tmp_path / "s.sqlite"
+    run = CliRunner().invoke(cli, ["winrate", "--seeds", "0:12", "--max-nodes", "20000", "--jobs", "1", "-q",
+                                   "--db", str(db), "--json"])
+    assert run.exit_code == 0, run.output
+    want = json.loads(run.output)
+    out = tmp_path / "r.parquet"
+    assert CliRunner().invoke(cli, ["export", "--db", str(db), "--parquet", str(out)]).exit_code == 0
+    table = pq.read_table(out)
+    with ResultStore(db, create=False) as st:
+        stored = {(x.seed, x.verdict, x.nodes) for x in st.results()}
+    assert {(s, v, n) for s, v, n in zip(*(table.column(c).to_pylist() for c in ("seed", "verdict", "nodes")))} \
+        == stored
+    for src in (["--db", str(db)], ["--parquet", str(out)]):
+        r = CliRunner().invoke(cli, ["winrate", "--summary", "--seeds", "0:12", "--json", *src])
+        got = json.loads(r.output)
+        assert r.exit_code == 0 and (got["won"], got["lost"], got["unknown"]) == (want["won"], want["lost"],
+                                                                                  want["unknown"])
+        assert got["ci95"] == want["ci95"] and got["ci95_unknowns_both_ways"] == want["ci95_unknowns_both_ways"]
+    r = CliRunner().invoke(cli, ["winrate", "--summary", "--parquet", str(db), "--seeds", "0:12"])
+    assert r.exit_code == 2 and "not a Parquet export" in r.output and "Traceback" not in r.output

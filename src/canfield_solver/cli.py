@@ -507,11 +507,15 @@ def _jobs_default() -> int:
               help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
 @click.option("--chunk", type=click.IntRange(1, 100_000), default=None,
               help="Deals per task sent to a worker (default: up to 8, fewer for small studies).")
+@click.option("--summary", is_flag=True,
+              help="Search nothing: recompute the win rate from --db or --parquet for these rules and seeds.")
+@click.option("--parquet", "parquet_in", type=click.Path(dir_okay=False, exists=True), default=None,
+              callback=_not_blank, help="With --summary: an exported Parquet file instead of --db.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None,
             max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, scheduler: str | None,
-            chunk: int | None, as_json: bool, quiet: bool) -> int:
+            chunk: int | None, summary: bool, parquet_in: str | None, as_json: bool, quiet: bool) -> int:
     """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways."""
     from .store import ResultStore
     from .study import estimate_win_rate, parse_seeds, stored_rules
@@ -524,6 +528,8 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     r = _resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc else None)
     seeds = parse_seeds(seeds_text)
     kept = stored_rules(r, numbering)
+    if summary or parquet_in:
+        return _summary(kept, seeds, db, parquet_in, max_seconds, as_json)
     store = ResultStore(db) if db else None
     prog = _Progress(kept.name, enabled=not quiet)
     if scheduler is None and not quiet:
@@ -553,18 +559,47 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     return 0
 
 
+def _summary(rules: Rules, seeds: Any, db: str | None, parquet_in: str | None, max_seconds: float,
+             as_json: bool) -> int:
+    """``winrate --summary``: the intervals recounted from a store or a Parquet export, nothing searched."""
+    from .store import ResultStore, parquet_verdicts
+    from .study import summarize_counts
+
+    if (db is None) == (parquet_in is None):
+        raise UserError("--summary needs exactly one of --db FILE or --parquet FILE")
+    if db is not None:
+        with ResultStore(db, create=False) as st:
+            c = st.count_verdicts(rules, seeds.ranges())
+    else:
+        c = parquet_verdicts(str(parquet_in), rules, seeds.ranges())
+    wr = summarize_counts(rules.name, c["solved"], c["unsolvable"], c["unknown"], None)
+    if as_json:
+        click.echo(json.dumps(wr.to_dict()))
+    else:
+        click.echo(str(wr))
+        missing = len(seeds) - wr.deals
+        if missing:
+            click.echo(f"{missing:,} of the {len(seeds):,} seeds asked for have no stored result")
+    return 0
+
+
 @cli.command()
 @click.option("--db", "db", type=click.Path(dir_okay=False, exists=True), required=True, callback=_not_blank,
               help="The result store.")
-@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), required=True, callback=_not_blank,
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
               help="CSV file to write.")
-def export(db: str, csv_out: str) -> int:
-    """Write every stored result to CSV (one row per rules and seed)."""
+@click.option("--parquet", "parquet_out", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
+              help="Parquet file to write (streamed; needs the 'parquet' extra).")
+def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
+    """Write every stored result to CSV or Parquet (one row per rules and seed)."""
     from .store import ResultStore
 
+    if (csv_out is None) == (parquet_out is None):
+        raise UserError("give exactly one of --csv FILE or --parquet FILE")
     with ResultStore(db, create=False) as st:
-        n = st.export_csv(csv_out)
-    click.echo(f"wrote {n} rows to {csv_out}", err=True)
+        out = csv_out or parquet_out
+        n = st.export_csv(csv_out) if csv_out else st.export_parquet(str(parquet_out))
+    click.echo(f"wrote {n} rows to {out}", err=True)
     return 0
 
 
