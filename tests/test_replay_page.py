@@ -158,6 +158,9 @@ def test_keyboard_and_marked_card(browser, pages):
     marked = browser.find_elements("css selector", ".card.moving")
     assert [m.get_attribute("data-card") for m in marked] == ["7C"]
     assert "clubs" in marked[0].get_attribute("aria-label")
+    headings = [h.text for h in browser.find_elements("css selector", "#moves li.pass")]
+    passes = list(pg.moves).count("redeal") + 1
+    assert headings == [f"pass {k}" for k in range(1, passes + 1)]  # one heading per pass, as the CLI prints
     current = browser.find_element("css selector", "#moves li.current")
     assert "W>F 7♣" in current.text
     for b in ("first", "back", "play", "forward", "last"):

@@ -156,6 +156,17 @@ def _deal_source_options(f: Any) -> Any:
                         help="Deal number (SPEC §2).")(f)
 
 
+def _search_limit_options(f: Any) -> Any:
+    """--max-seconds, --max-nodes, --max-memory: the limits of one search (solve, hint)."""
+    f = click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB,
+                     show_default=True,
+                     help="Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")(f)
+    f = click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+                     help="Stop with 'unknown' after this many nodes.")(f)
+    return click.option("--max-seconds", type=SECONDS, default=60.0, show_default=True,
+                        help="Stop with 'unknown' after this long.")(f)
+
+
 def _where(d: Deal, fallback: str = "deal") -> str:
     if d.pysolfc_game is not None:
         return f"PySolFC game {d.pysolfc_game}"
@@ -317,11 +328,7 @@ EXIT_CODES = {"solved": 0, "unsolvable": 1, "unknown": 3}
 @click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
 @_pysolfc_option
 @_rules_option
-@click.option("--max-seconds", type=SECONDS, default=60.0, show_default=True,
-              help="Stop with 'unknown' after this long.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Stop with 'unknown' after this many nodes.")
-@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB, show_default=True,
-              help="Transposition table cap in MiB.")
+@_search_limit_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
          max_seconds: float, max_nodes: int | None, max_memory_mb: int, as_json: bool) -> int:
@@ -371,11 +378,7 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
 @click.option("--moves-played", "played_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               callback=_not_blank,
               help="Solve from the position after these moves (one per line, or a JSON list).")
-@click.option("--max-seconds", type=SECONDS, default=60.0, show_default=True,
-              help="Stop with 'unknown' after this long.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, help="Stop with 'unknown' after this many nodes.")
-@click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB, show_default=True,
-              help="Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")
+@_search_limit_options
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,

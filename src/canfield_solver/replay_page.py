@@ -26,7 +26,7 @@ from .deal import Deal
 from .errors import CanfieldError
 from .game import Position, replay
 from .moves import parse_move
-from .transcript import pretty_card, steps
+from .transcript import pass_headings, pretty_card, steps
 
 __all__ = ["ReplayPage", "page", "show", "frames"]
 
@@ -119,8 +119,8 @@ def page(deal: "Deal | Position", moves: Sequence[str], *, title: str, summary: 
     st = steps(start, moves)
     step_rows = []
     i = 0
-    for s in st:
-        step_rows.append({"n": s.number, "text": s.text, "from": i, "to": i + len(s.moves), "pass": s.pass_number})
+    for s, head in zip(st, pass_headings(st)):
+        step_rows.append({"n": s.number, "text": s.text, "from": i, "to": i + len(s.moves), "head": head})
         i += len(s.moves)
     data = {
         "frames": fr,
@@ -396,10 +396,9 @@ function play() {
 }
 (function build() {
   const ol = $("moves");
-  let pass = 0;
   DATA.steps.forEach((s) => {
-    if (s.pass !== pass && !(DATA.moves[s.from] === "redeal")) {
-      pass = s.pass; const h = document.createElement("li"); h.className = "pass"; h.textContent = "pass " + pass; ol.appendChild(h);
+    if (s.head !== null) {
+      const h = document.createElement("li"); h.className = "pass"; h.textContent = "pass " + s.head; ol.appendChild(h);
     }
     const li = document.createElement("li"); li.className = "step"; li.value = s.n; li.textContent = s.text; li.tabIndex = 0;
     li.dataset.from = s.from; li.dataset.to = s.to;
@@ -409,7 +408,6 @@ function play() {
     li.addEventListener("click", () => go(s.from));
     li.addEventListener("keydown", (e) => { if (e.key === "Enter") go(s.from); });
     ol.appendChild(li);
-    if (DATA.moves[s.from] === "redeal") pass = s.pass;
   });
   const svg = $("chart"), ns = "http://www.w3.org/2000/svg";
   svg.setAttribute("viewBox", "0 0 1000 " + (DATA.full + 2));

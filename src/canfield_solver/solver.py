@@ -417,6 +417,19 @@ def _decode(prob: _Problem, start: Position, path: list[int]) -> list[str]:
     return out
 
 
+def _checked_line(prob: _Problem, start: Position, path: list[int], what: str, score: int) -> list[str]:
+    """A kernel path as SPEC moves, replayed by the reference engine: legal, and ending with ``score`` cards
+    home (all of them for a solution); anything else is a bug of the kernel."""
+    try:
+        line = _decode(prob, start, path)
+    except CanfieldError as e:
+        raise SolverBugError(f"kernel {what} does not replay: {e}") from e
+    check = replay(start.to_deal(), line, strict=False)
+    if not (check.legal and check.position.score == score):
+        raise SolverBugError(f"kernel {what} fails replay: {check.error or f'ends with {check.position.score} home'}")
+    return line
+
+
 def solve(
     deal_or_position: "Deal | Position | int",
     rules: "str | Rules | None" = None,
@@ -482,24 +495,12 @@ def solve(
     if status == K.SOLVED:
         depth = int(st[K.ST_SOLVED_DEPTH])
         path = [int(prob.moves[k, prob.midx[k] - 1]) & K.MOVE_BITS for k in range(depth)]
-        try:
-            moves = _decode(prob, start, path)
-        except CanfieldError as e:
-            raise SolverBugError(f"kernel solution does not replay: {e}") from e
-        check = replay(start.to_deal(), moves, strict=False)
-        if not (check.legal and check.position.is_won()):
-            raise SolverBugError(f"kernel solution fails replay: {check.error or 'does not win'}")
+        moves = _checked_line(prob, start, path, "solution", 4 * r.ranks)
         verdict = Verdict.SOLVED
         best_line = moves
     else:
         best = [int(prob.best_path[k]) for k in range(int(st[K.ST_BEST_LEN]))]
-        try:
-            best_line = _decode(prob, start, best)
-        except CanfieldError as e:
-            raise SolverBugError(f"kernel best line does not replay: {e}") from e
-        check = replay(start.to_deal(), best_line, strict=False)
-        if not (check.legal and check.position.score == int(st[K.ST_BEST])):
-            raise SolverBugError(f"kernel best line fails replay: {check.error or 'wrong score'}")
+        best_line = _checked_line(prob, start, best, "best line", int(st[K.ST_BEST]))
     if status == K.SOLVED:
         pass
     elif status == K.EXHAUSTED and not st[K.ST_TRUNCATED]:

@@ -278,8 +278,7 @@ class ResultStore:
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")  # one claimer at a time: no seed is given to two owners
             done = {v for (v,) in self._db.execute(
-                f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND "
-                f"(({self._DONE}{' AND rating IS NOT NULL' if rated else ''}) OR finished_at >= ?)",
+                f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND {self._done_sql(rated, True)}",
                 (rid, *vals, max_seconds, max_seconds, since))}
             held = self._live_claims(f"seed IN ({marks})", (rid, *vals), owner, now)
             got = [v for v in vals if v not in done and v not in held]
@@ -312,8 +311,7 @@ class ResultStore:
             vals = [_db_seed(x) for x in seeds[i:i + 500]]
             marks = ",".join("?" * len(vals))
             done |= {_py_seed(v) for (v,) in self._db.execute(
-                f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND "
-                f"(({self._DONE}{' AND rating IS NOT NULL' if rated else ''}) OR finished_at >= ?)",
+                f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND {self._done_sql(rated, True)}",
                 (rid, *vals, max_seconds, max_seconds, since))}
             held |= {_py_seed(v) for v in self._live_claims(f"seed IN ({marks})", (rid, *vals), owner, now)}
         return done, held
@@ -372,12 +370,19 @@ class ResultStore:
     _DONE = ("(verdict != 'unknown' OR (limit_hit = 'seconds' AND max_seconds IS NOT NULL "
              "AND ? IS NOT NULL AND max_seconds >= ?))")
 
+    @classmethod
+    def _done_sql(cls, rated: bool, since: bool = False) -> str:
+        """The SQL test for a row that needs no new search (parameters: max_seconds twice, then ``since``
+        if asked): ``_DONE``; with ``rated`` the row must carry a rating; with ``since`` a row stored at or
+        after that time counts whatever its verdict (another study just searched it)."""
+        clause = cls._DONE + (" AND rating IS NOT NULL" if rated else "")
+        return f"(({clause}) OR finished_at >= ?)" if since else clause
+
     def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int, rated: bool = False) -> set[int]:
         """``done_seeds`` restricted to ``lo <= seed < hi``, read with one indexed query (memory: that range only).
         ``rated``: only rows that carry a difficulty rating count as done."""
-        extra = " AND rating IS NOT NULL" if rated else ""
         return {_py_seed(s) for a, b in _db_ranges(lo, hi) for (s,) in self._db.execute(
-            f"SELECT seed FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._DONE}{extra}",
+            f"SELECT seed FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._done_sql(rated)}",
             (rules_id(rules), a, b, max_seconds, max_seconds))}
 
     def count_done(self, rules: Rules, max_seconds: float | None, ranges: Iterable[tuple[int, int]]) -> int:

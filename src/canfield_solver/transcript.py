@@ -28,7 +28,7 @@ from .errors import MoveError
 from .game import Position
 from .moves import Move, parse_move
 
-__all__ = ["Step", "LogReview", "pretty_card", "steps", "format_steps", "parse_steps", "review"]
+__all__ = ["Step", "LogReview", "pretty_card", "steps", "format_steps", "pass_headings", "parse_steps", "review"]
 
 SUIT_SYMBOLS = "♣♦♥♠"  # C D H S, the order of cards.SUITS
 
@@ -133,20 +133,29 @@ def steps(deal_or_position: "Deal | Position", moves: Sequence["str | Move"]) ->
     return out
 
 
+def pass_headings(all_steps: Sequence[Step]) -> list[int | None]:
+    """Where each pass through the stock starts: ``heads[i]`` is the pass whose heading goes before step
+    ``i`` (``heads[len(all_steps)]``: after the last step), or None. Shared by the printout and the page."""
+    heads: list[int | None] = [None] * (len(all_steps) + 1)
+    for i, s in enumerate(all_steps):
+        if i == 0 and s.moves != ("redeal",):
+            heads[0] = s.pass_number
+        if s.moves == ("redeal",):
+            heads[i + 1] = s.pass_number
+    return heads
+
+
 def format_steps(all_steps: Sequence[Step], *, passes: bool = True) -> str:
     """Numbered lines, one per step, with a ``pass N`` heading where each pass through the stock starts."""
     lines: list[str] = []
     width = len(str(len(all_steps))) if all_steps else 1
-    current = None
-    for s in all_steps:
-        if passes and s.pass_number != current and not s.moves == ("redeal",):
-            lines.append(f"-- pass {s.pass_number} --")
-            current = s.pass_number
+    heads = pass_headings(all_steps) if passes else [None] * (len(all_steps) + 1)
+    for s, head in zip(all_steps, heads):
+        if head is not None:
+            lines.append(f"-- pass {head} --")
         lines.append(f"{s.number:>{width}}. {s.text}")
-        if s.moves == ("redeal",):
-            current = s.pass_number
-            if passes:
-                lines.append(f"-- pass {s.pass_number} --")
+    if heads[-1] is not None:
+        lines.append(f"-- pass {heads[-1]} --")
     return "\n".join(lines)
 
 
