@@ -381,9 +381,23 @@ def test_two_studies_on_one_store_divide_the_work_and_survive_a_kill(tmp_path):
             "--jobs", "1", "-q", "--json", "--chunk", "2"]
     subprocess.run([*base, "--db", str(alone)], check=True, capture_output=True, env=env)
     want = sqlite3.connect(alone).execute("SELECT seed, verdict, nodes FROM results ORDER BY seed").fetchall()
+    def created(path):
+        """Wait until the first study has created the store (two studies creating one file at the same
+        instant is a known race, left out of this test: see the note on issue 14)."""
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                sqlite3.connect(path, timeout=5).execute("SELECT COUNT(*) FROM results").fetchone()
+                return
+            except sqlite3.Error:
+                time.sleep(0.05)
+        raise AssertionError("the first study never created its store")
+
     # Both finish: the work is divided, not repeated.
     a = subprocess.Popen([*base, "--db", str(db)], stdout=subprocess.PIPE, env=env)
-    b = subprocess.run([*base, "--db", str(db)], capture_output=True, env=env, check=True)
+    created(db)
+    b = subprocess.run([*base, "--db", str(db)], capture_output=True, env=env)
+    assert b.returncode == 0, b.stderr
     a_out, _ = a.communicate(timeout=300)
     searched = json.loads(a_out)["searched"] + json.loads(b.stdout)["searched"]
     assert searched == 40
@@ -391,7 +405,8 @@ def test_two_studies_on_one_store_divide_the_work_and_survive_a_kill(tmp_path):
     # One is killed mid-study: the other finishes everything.
     db2 = tmp_path / "s2.sqlite"
     a = subprocess.Popen([*base, "--db", str(db2)], stdout=subprocess.PIPE, env=env, start_new_session=True)
-    b = subprocess.Popen([*base, "--db", str(db2)], stdout=subprocess.PIPE, env=env)
+    created(db2)
+    b = subprocess.Popen([*base, "--db", str(db2)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = time.time() + 120
     while time.time() < deadline:
         time.sleep(0.3)
@@ -404,8 +419,8 @@ def test_two_studies_on_one_store_divide_the_work_and_survive_a_kill(tmp_path):
                 break
     os.killpg(a.pid, signal.SIGKILL)
     a.wait()
-    b_out, _ = b.communicate(timeout=300)
-    assert b.returncode == 0 and json.loads(b_out)["deals"] == 40
+    b_out, b_err = b.communicate(timeout=300)
+    assert b.returncode == 0 and json.loads(b_out)["deals"] == 40, b_err
     rows = sqlite3.connect(db2).execute("SELECT seed, verdict, nodes FROM results ORDER BY seed").fetchall()
     assert rows == want
 
