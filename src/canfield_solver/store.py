@@ -120,6 +120,10 @@ class StoredResult:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+class _Busy(Exception):
+    """The store's file is locked by another process right now (retried, then a ``StoreError``)."""
+
+
 class ResultStore:
     """A SQLite result store. ``ResultStore(path)`` creates the file if it does not exist.
 
@@ -128,29 +132,47 @@ class ResultStore:
 
     def __init__(self, path: str | os.PathLike, *, create: bool = True):
         self.path = os.fspath(path)
+        timeout = float(os.environ.get("CANFIELD_STORE_TIMEOUT", "30"))
+        give_up = time.monotonic() + timeout
+        delay = 0.01
+        while True:
+            try:
+                self._open(create, timeout)
+                return
+            except _Busy as e:
+                # Another process holds the file: most often a second study creating the same new
+                # store at the same instant (switching a new file to WAL takes a lock SQLite's busy
+                # timeout does not wait for). Try again until the store timeout runs out.
+                if time.monotonic() + delay > give_up:
+                    raise StoreError(str(e)) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.5)
+
+    def _open(self, create: bool, timeout: float) -> None:
         exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
         if not exists and not create:
             raise StoreError(f"no result store at {self.path!r}")
         if exists:
             self._check_header()
         try:
-            self._db = sqlite3.connect(self.path, timeout=float(os.environ.get("CANFIELD_STORE_TIMEOUT", "30")),
-                                       isolation_level=None)
+            self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
         except sqlite3.Error as e:
             raise StoreError(f"cannot open result store {self.path!r}: {e}") from None
         try:
-            if exists:
+            if exists and self._has_tables():
                 self._check_schema()  # before any write, so a foreign file is never touched
+            else:
+                exists = False  # an SQLite file with no tables: another study is creating it this instant
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             if not exists:
                 self._create()
         except sqlite3.DatabaseError as e:
             self._db.close()
+            if "locked" in str(e) or "busy" in str(e):
+                raise _Busy(f"result store {self.path!r} is locked by another process: {e}") from None
             if not exists:
                 raise StoreError(f"cannot create result store {self.path!r}: {e}") from None
-            if "locked" in str(e) or "busy" in str(e):
-                raise StoreError(f"result store {self.path!r} is locked by another process: {e}") from None
             raise StoreError(f"{self.path!r} is not a canfield-solver result store ({e})") from None
         except StoreError:
             self._db.close()
@@ -166,6 +188,9 @@ class ResultStore:
         if head != _SQLITE_MAGIC:
             raise StoreError(f"{self.path!r} is not a canfield-solver result store (not an SQLite file); "
                              "give a new file name or an existing store")
+
+    def _has_tables(self) -> bool:
+        return self._db.execute("SELECT 1 FROM sqlite_master WHERE type='table'").fetchone() is not None
 
     def _check_schema(self) -> None:
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
