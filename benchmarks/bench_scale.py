@@ -2,6 +2,7 @@
 
     python benchmarks/bench_scale.py                       # 10^4, 10^6, 10^7 seeds, 60 s each at most
     python benchmarks/bench_scale.py --sizes 10000 --seconds 120 --jobs 2 --chunk 64
+    python benchmarks/bench_scale.py --parquet-dir            # results as a Parquet dataset, not SQLite
 
 Each size runs ``canfield winrate --seeds 0:N --max-nodes 1`` (a search of
 one node: the machinery, not the solver, is what is measured) with a fresh
@@ -35,11 +36,25 @@ def _hwm_kib(pid: int) -> int:
     return 0
 
 
-def run(n: int, seconds: float, jobs: int, chunk: int | None, scheduler: str | None) -> tuple[int, int, float]:
+def _stored(out: str, parquet: bool, n: int) -> int:
+    if parquet:
+        from canfield_solver.dataset import ParquetResults
+        from canfield_solver.rules import get_rules
+
+        with ParquetResults(out, create=False) as ds:
+            return sum(ds.count_verdicts(get_rules("canfield"), [(0, n)]).values())
+    con = sqlite3.connect(out)
+    done = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+    con.close()
+    return done
+
+
+def run(n: int, seconds: float, jobs: int, chunk: int | None, scheduler: str | None,
+        parquet: bool = False) -> tuple[int, int, float]:
     with tempfile.TemporaryDirectory() as d:
-        db = os.path.join(d, "s.sqlite")
+        out = os.path.join(d, "ds" if parquet else "s.sqlite")
         cmd = [sys.executable, "-m", "canfield_solver.cli", "winrate", "--seeds", f"0:{n}", "--max-nodes", "1",
-               "--jobs", str(jobs), "--db", db, "-q"]
+               "--jobs", str(jobs), "--parquet-dir" if parquet else "--db", out, "-q"]
         if scheduler:
             cmd += ["--scheduler", scheduler]
         if chunk:
@@ -54,10 +69,7 @@ def run(n: int, seconds: float, jobs: int, chunk: int | None, scheduler: str | N
             p.send_signal(signal.SIGINT)
             p.wait(timeout=60)
         wall = time.perf_counter() - t0
-        con = sqlite3.connect(db)
-        done = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-        con.close()
-        return peak, done, wall
+        return peak, _stored(out, parquet, n), wall
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,10 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--chunk", type=int, default=None, help="seeds per task (default: the study's own choice)")
     ap.add_argument("--scheduler", default=None, help="a Dask scheduler address instead of local processes")
+    ap.add_argument("--parquet-dir", action="store_true", help="write a Parquet dataset instead of an SQLite store")
     a = ap.parse_args(argv)
     print(f"{'seeds':>12} {'parent peak RSS':>16} {'deals stored':>13} {'wall':>8} {'deals/s':>9}")
     for n in (int(x) for x in a.sizes.split(",")):
-        peak, done, wall = run(n, a.seconds, a.jobs, a.chunk, a.scheduler)
+        peak, done, wall = run(n, a.seconds, a.jobs, a.chunk, a.scheduler, a.parquet_dir)
         print(f"{n:>12,} {peak / 1024:>12.1f} MiB {done:>13,} {wall:>7.1f}s {done / wall:>9.1f}")
     return 0
 

@@ -48,6 +48,8 @@ def files(tmp_path_factory):
     store = d / "store.sqlite"
     assert CliRunner().invoke(cli, ["winrate", "--seeds", "0:2", "--max-nodes", "50", "--jobs", "1", "-q",
                                     "--db", str(store)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["winrate", "--seeds", "0:2", "--max-nodes", "50", "--jobs", "1", "-q",
+                                    "--parquet-dir", str(d / "dataset")]).exit_code == 0
     data = store.read_bytes()
     (d / "truncated.sqlite").write_bytes(data[: len(data) // 3])
     (d / "pack.jsonl").write_text('{"numbering": "spec", "number": 3}\n[1, 2]\n')
@@ -63,7 +65,7 @@ def values(files: Path, kind: str):
     f = lambda name: str(files / name)  # noqa: E731
     ins = [f(n) for n in ("deal.json", "moves.txt", "moves.json", "binary.dat", "deep.json", "rules.json",
                           "badrules.json", "notjson.txt", "big.txt", "dir", "other.sqlite", "truncated.sqlite",
-                          "store.sqlite", "pack.jsonl", "missing.json")]
+                          "store.sqlite", "pack.jsonl", "dataset", "missing.json")]
     outs = [f("dir"), f("out/x.html"), f("out/x.csv"), "/nonexistent-dir/x", ""]
     if kind == "in":
         return st.sampled_from(ins + ["", " "])
@@ -84,7 +86,8 @@ COMMANDS = {
     "hint": (["--max-nodes", "2000"], {"@DEAL": "in", "@MOVES": "in", "--max-seconds": "text", "--pysolfc": "text"}),
     "winrate": (["--max-nodes", "20", "--jobs", "1", "-q"], {"--seeds": "text", "--db": "in", "--chunk": "int",
                                                              "--max-memory": "int", "--pysolfc": "text",
-                                                             "--rules": "text"}),
+                                                             "--rules": "text", "--parquet-dir": "out",
+                                                             "--parquet": "in", "--summary": "flag"}),
     "export": ([], {"--db": "in", "--csv": "out", "--parquet": "out"}),
     "analyze": (["--probe-nodes", "50", "--playouts", "1", "--max-seconds", "2"],
                 {"--seed": "int", "--deal": "in", "--playouts": "int", "--rules": "text"}),
@@ -111,6 +114,9 @@ def invocation(draw, files):
     chosen = draw(st.lists(st.sampled_from(sorted(opts)), min_size=1, max_size=3, unique=True))
     args, positional = [cmd, *base], []
     for o in chosen:
+        if opts[o] == "flag":
+            args.append(o)
+            continue
         v = draw(values(files, opts[o]))
         if o.startswith("@"):
             positional.append(v)

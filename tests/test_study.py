@@ -97,6 +97,69 @@ def test_store_reads_done_seeds_by_window_and_keeps_seeds_past_2_63(tmp_path):
         assert st.get(r, 2**64 - 1).seed == 2**64 - 1
 
 
+def test_node_limited_unknowns_are_not_searched_again_under_the_same_node_limit(tmp_path):
+    """A search stopped by its node limit is reproducible: the same or a smaller limit would stop it again,
+    so only a larger node limit (or none) searches it again."""
+    r = get_rules("canfield")
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        st.put_many(r, [StoredResult("canfield", 7, "unknown", 500, 0.1, 9, 0, 0, 30.0, "nodes", max_nodes=500)])
+        assert st.done_in(r, 30.0, 0, 10, max_nodes=500) == {7}
+        assert st.done_in(r, 30.0, 0, 10, max_nodes=100) == {7}
+        assert st.done_in(r, 30.0, 0, 10, max_nodes=501) == set()
+        assert st.done_in(r, 30.0, 0, 10) == set()  # no node limit now: search it
+        assert st.get(r, 7).max_nodes == 500
+
+
+@needs_jit
+def test_a_rerun_with_the_same_node_limit_searches_nothing(tmp_path):
+    db = tmp_path / "s.sqlite"
+    args = ["winrate", "--seeds", "0:30", "--max-nodes", "3000", "--jobs", "1", "-q", "--db", str(db), "--json"]
+    first = json.loads(CliRunner().invoke(cli, args).output)
+    assert first["unknown"] > 0 and first["searched"] == 30
+    again = json.loads(CliRunner().invoke(cli, args).output)
+    assert again["searched"] == 0 and again["reused"] == 30 and again["unknown"] == first["unknown"]
+    more = CliRunner().invoke(cli, [*args[:4], "6000", *args[5:]])
+    assert json.loads(more.output)["searched"] == first["unknown"]
+
+
+V1_SCHEMA = """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO meta VALUES ('schema', 'canfield-solver-results'), ('schema_version', '1');
+    CREATE TABLE rules (rules_id TEXT PRIMARY KEY, name TEXT NOT NULL, params TEXT NOT NULL);
+    CREATE TABLE results (rules_id TEXT NOT NULL, rules TEXT NOT NULL, seed INTEGER NOT NULL,
+        verdict TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL, best_score INTEGER NOT NULL,
+        solution_length INTEGER NOT NULL, redeals INTEGER NOT NULL, max_seconds REAL, limit_hit TEXT,
+        rating TEXT, metrics TEXT, solver_version TEXT NOT NULL, finished_at REAL NOT NULL,
+        PRIMARY KEY (rules_id, seed));
+"""
+
+
+def test_a_version_1_store_is_read_and_upgraded(tmp_path):
+    from canfield_solver.store import rules_id
+
+    r = get_rules("canfield")
+    path = tmp_path / "old.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(V1_SCHEMA)
+    con.execute("INSERT INTO results VALUES (?, 'canfield', 3, 'solved', 9, 0.1, 52, 99, 0, 30.0, NULL, NULL, NULL, "
+                "'0.1', 0)", (rules_id(r),))
+    con.commit()
+    con.close()
+    os.chmod(path, 0o444)
+    if os.access(path, os.W_OK):  # root writes anyway: no read-only case to test
+        pass
+    else:
+        with ResultStore(path, create=False) as st:  # read-only: read as it is
+            assert [x.seed for x in st.results(r)] == [3] and st.done_in(r, 30.0, 0, 10) == {3}
+        assert "max_nodes" not in {c[1] for c in sqlite3.connect(path).execute("PRAGMA table_info(results)")}
+    os.chmod(path, 0o644)
+    with ResultStore(path) as st:
+        st.put_many(r, [StoredResult("canfield", 4, "unknown", 50, 0.1, 9, 0, 0, 30.0, "nodes", max_nodes=50)])
+        assert st.done_in(r, 30.0, 0, 10, max_nodes=50) == {3, 4} and st.get(r, 3).max_nodes is None
+    with sqlite3.connect(path) as con:
+        assert dict(con.execute("SELECT key, value FROM meta"))["schema_version"] == "2"
+
+
 # --- The store ---------------------------------------------------------------------------------------
 
 
@@ -163,9 +226,11 @@ def test_study_reuses_the_store(tmp_path):
     assert wr.won + wr.lost + wr.unknown == 10
     again = estimate_win_rate("canfield", STUDY_SEEDS[:10], jobs=1, max_seconds=None, store=db,
                               max_nodes=STUDY_NODES)
-    decided = wr.won + wr.lost
-    assert again.reused == decided and again.searched == wr.unknown  # only node-limited unknowns are retried
+    assert again.reused == 10 and again.searched == 0  # the same node limit would stop the unknowns again
     assert (again.won, again.lost, again.unknown) == (wr.won, wr.lost, wr.unknown)
+    more = estimate_win_rate("canfield", STUDY_SEEDS[:10], jobs=1, max_seconds=None, store=db,
+                             max_nodes=STUDY_NODES * 2)
+    assert more.searched == wr.unknown and more.reused == wr.won + wr.lost  # a larger limit retries only them
     # Every solved row's length is a real winning line.
     with ResultStore(db) as st:
         for row in st.results(Deal.from_seed(0).rules):

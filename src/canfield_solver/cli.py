@@ -8,6 +8,7 @@ unsolvable; ``check``: an illegal move), 2 bad input, 3 ``solve``: unknown,
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from typing import Any
@@ -506,19 +507,24 @@ def _jobs_default() -> int:
               help="Transposition table cap per worker in MiB.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=_not_blank,
               help="SQLite result store: finished deals are saved as they come and skipped when run again.")
+@click.option("--parquet-dir", "parquet_dir", type=click.Path(), default=None, callback=_not_blank,
+              help="Write results as a partitioned Parquet dataset instead of --db (cluster-scale runs; "
+                   "deals already in it are skipped, never searched again; one study writes it at a time).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_not_blank,
               help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
 @click.option("--chunk", type=click.IntRange(1, 100_000), default=None,
               help="Deals per task sent to a worker (default: up to 8, fewer for small studies).")
 @click.option("--summary", is_flag=True,
               help="Search nothing: recompute the win rate from --db or --parquet for these rules and seeds.")
-@click.option("--parquet", "parquet_in", type=click.Path(dir_okay=False, exists=True), default=None,
-              callback=_not_blank, help="With --summary: an exported Parquet file instead of --db.")
+@click.option("--parquet", "parquet_in", type=click.Path(exists=True), default=None,
+              callback=_not_blank, help="With --summary: a Parquet export or a --parquet-dir dataset "
+                                        "instead of --db.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None,
-            max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, scheduler: str | None,
-            chunk: int | None, summary: bool, parquet_in: str | None, as_json: bool, quiet: bool) -> int:
+            max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
+            scheduler: str | None, chunk: int | None, summary: bool, parquet_in: str | None, as_json: bool,
+            quiet: bool) -> int:
     """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways."""
     from .store import ResultStore
     from .study import estimate_win_rate, parse_seeds, stored_rules
@@ -532,21 +538,32 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     seeds = parse_seeds(seeds_text)
     kept = stored_rules(r, numbering)
     if summary or parquet_in:
+        if parquet_dir:
+            raise UserError("--summary reads a dataset with --parquet DIR, not --parquet-dir")
         return _summary(kept, seeds, db, parquet_in, max_seconds, as_json)
-    store = ResultStore(db) if db else None
+    if db and parquet_dir:
+        raise UserError("give --db FILE or --parquet-dir DIR, not both")
+    saved_in = db or parquet_dir
+    store: Any = None
+    if parquet_dir:
+        from .dataset import ParquetResults
+
+        store = ParquetResults(parquet_dir)
+    elif db:
+        store = ResultStore(db)
     prog = _Progress(kept.name, enabled=not quiet)
     if scheduler is None and not quiet:
         _workers_compile_notice()
     try:
         if store is not None and not quiet:
-            done = store.count_done(kept, max_seconds, seeds.ranges())
+            done = store.count_done(kept, max_seconds, seeds.ranges(), max_nodes=max_nodes)
             if done:
-                click.echo(f"{db}: {done} of {len(seeds)} deals already done; resuming", err=True)
+                click.echo(f"{saved_in}: {done} of {len(seeds)} deals already done; resuming", err=True)
         wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
                                progress=prog, max_nodes=max_nodes, max_memory_mb=max_memory_mb,
                                numbering=numbering, chunk=chunk)
     except KeyboardInterrupt:
-        saved = f"; finished deals are saved in {db}: run again to resume" if db else ""
+        saved = f"; finished deals are saved in {saved_in}: run again to resume" if saved_in else ""
         click.echo(f"\ncanfield: interrupted{saved}", err=True)
         return 130
     finally:
@@ -573,6 +590,11 @@ def _summary(rules: Rules, seeds: Any, db: str | None, parquet_in: str | None, m
     if db is not None:
         with ResultStore(db, create=False) as st:
             c = st.count_verdicts(rules, seeds.ranges())
+    elif os.path.isdir(parquet_in):
+        from .dataset import ParquetResults
+
+        with ParquetResults(parquet_in, create=False) as ds:
+            c = ds.count_verdicts(rules, seeds.ranges())
     else:
         c = parquet_verdicts(str(parquet_in), rules, seeds.ranges())
     wr = summarize_counts(rules.name, c["solved"], c["unsolvable"], c["unknown"], None)

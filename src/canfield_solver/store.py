@@ -26,12 +26,12 @@ from .rules import Rules
 __all__ = ["ResultStore", "StoreError", "StoredResult", "rules_id"]
 
 SCHEMA = "canfield-solver-results"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the max_nodes column (stores of version 1 gain it when opened for writing)
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 COLUMNS = (
     "rules", "seed", "verdict", "nodes", "seconds", "best_score", "solution_length", "redeals",
-    "max_seconds", "limit_hit", "rating", "metrics", "solver_version", "rules_id", "finished_at",
+    "max_seconds", "max_nodes", "limit_hit", "rating", "metrics", "solver_version", "rules_id", "finished_at",
 )
 
 
@@ -111,6 +111,7 @@ class StoredResult:
     rating: str | None = None
     metrics: dict | None = None
     solver_version: str = __version__
+    max_nodes: int | None = None
 
     @property
     def decided(self) -> bool:
@@ -161,12 +162,14 @@ class ResultStore:
         try:
             if exists and self._has_tables():
                 self._check_schema()  # before any write, so a foreign file is never touched
+                self._upgrade()
             else:
                 exists = False  # an SQLite file with no tables: another study is creating it this instant
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             if not exists:
                 self._create()
+                self._nodes_col = True
         except sqlite3.DatabaseError as e:
             self._db.close()
             if "locked" in str(e) or "busy" in str(e):
@@ -203,6 +206,25 @@ class ResultStore:
             raise StoreError(f"{self.path!r} was written by a newer canfield-solver "
                              f"(store schema {meta['schema_version']}); upgrade to read it")
 
+    def _upgrade(self) -> None:
+        """Give a version-1 store the max_nodes column; a store that cannot be written (read-only) is
+        read as it is, and rows without the column count only their time limit."""
+        cols = {r[1] for r in self._db.execute("PRAGMA table_info(results)")}
+        self._nodes_col = "max_nodes" in cols
+        if self._nodes_col:
+            return
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                if "max_nodes" not in {r[1] for r in self._db.execute("PRAGMA table_info(results)")}:
+                    self._db.execute("ALTER TABLE results ADD COLUMN max_nodes INTEGER")
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            self._nodes_col = True
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise
+            self._nodes_col = False  # read-only: readable, not writable
+
     def _create(self) -> None:
         self._db.executescript(f"""
             BEGIN;
@@ -227,6 +249,7 @@ class ResultStore:
                 metrics TEXT,
                 solver_version TEXT NOT NULL,
                 finished_at REAL NOT NULL,
+                max_nodes INTEGER,
                 PRIMARY KEY (rules_id, seed));
             COMMIT;
         """)
@@ -257,15 +280,15 @@ class ResultStore:
         values = [
             (rid, r.rules, _db_seed(r.seed), r.verdict, r.nodes, r.seconds, r.best_score, r.solution_length, r.redeals,
              r.max_seconds, r.limit_hit, r.rating, None if r.metrics is None else json.dumps(r.metrics),
-             r.solver_version, now)
+             r.solver_version, now, r.max_nodes)
             for r in rows
         ]
         with self._db:  # one transaction
             self._db.execute("BEGIN")
             self._db.executemany(
                 "INSERT OR REPLACE INTO results (rules_id, rules, seed, verdict, nodes, seconds, best_score, "
-                "solution_length, redeals, max_seconds, limit_hit, rating, metrics, solver_version, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "solution_length, redeals, max_seconds, limit_hit, rating, metrics, solver_version, finished_at, "
+                "max_nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
             if self._has_claims():  # a stored deal needs no claim any more
@@ -289,8 +312,8 @@ class ResultStore:
         self._db.execute("CREATE TABLE IF NOT EXISTS claims (rules_id TEXT NOT NULL, seed INTEGER NOT NULL, "
                          "owner TEXT NOT NULL, until REAL NOT NULL, PRIMARY KEY (rules_id, seed))")
 
-    def claim(self, rules: Rules, seeds: list[int], owner: str, lease: float,
-              max_seconds: float | None, rated: bool = False, since: float = float("inf")) -> list[int]:
+    def claim(self, rules: Rules, seeds: list[int], owner: str, lease: float, max_seconds: float | None,
+              rated: bool = False, since: float = float("inf"), max_nodes: int | None = None) -> list[int]:
         """Claim the seeds no one else holds and no one has done; returns those now ``owner``'s.
         A row stored at or after ``since`` counts as done whatever its verdict (as in ``status``)."""
         if not seeds:
@@ -304,7 +327,7 @@ class ResultStore:
             self._db.execute("BEGIN IMMEDIATE")  # one claimer at a time: no seed is given to two owners
             done = {v for (v,) in self._db.execute(
                 f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND {self._done_sql(rated, True)}",
-                (rid, *vals, max_seconds, max_seconds, since))}
+                (rid, *vals, *self._limits(max_seconds, max_nodes), since))}
             held = self._live_claims(f"seed IN ({marks})", (rid, *vals), owner, now)
             got = [v for v in vals if v not in done and v not in held]
             self._db.executemany("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)",
@@ -324,7 +347,8 @@ class ResultStore:
             self._db.execute("DELETE FROM claims WHERE rules_id = ? AND owner = ?", (rules_id(rules), owner))
 
     def status(self, rules: Rules, seeds: list[int], owner: str, max_seconds: float | None,
-               rated: bool = False, since: float = float("inf")) -> tuple[set[int], set[int]]:
+               rated: bool = False, since: float = float("inf"),
+               max_nodes: int | None = None) -> tuple[set[int], set[int]]:
         """(done, held by a live claim of another owner) among ``seeds`` (a short list). A row stored at
         or after ``since`` (a time.time()) counts as done whatever its verdict: another study searched it."""
         rid = rules_id(rules)
@@ -337,7 +361,7 @@ class ResultStore:
             marks = ",".join("?" * len(vals))
             done |= {_py_seed(v) for (v,) in self._db.execute(
                 f"SELECT seed FROM results WHERE rules_id = ? AND seed IN ({marks}) AND {self._done_sql(rated, True)}",
-                (rid, *vals, max_seconds, max_seconds, since))}
+                (rid, *vals, *self._limits(max_seconds, max_nodes), since))}
             held |= {_py_seed(v) for v in self._live_claims(f"seed IN ({marks})", (rid, *vals), owner, now)}
         return done, held
 
@@ -381,42 +405,43 @@ class ResultStore:
             out = [r for r in out if r.seed in want]
         return out
 
-    def done_seeds(self, rules: Rules, max_seconds: float | None) -> set[int]:
-        """Seeds that need no new search: decided, or unknown under at least this time limit."""
-        rid = rules_id(rules)
-        done = {_py_seed(s) for (s,) in self._db.execute(
-            "SELECT seed FROM results WHERE rules_id = ? AND verdict != 'unknown'", (rid,))}
-        for seed, ms, lim in self._db.execute(
-                "SELECT seed, max_seconds, limit_hit FROM results WHERE rules_id = ? AND verdict = 'unknown'", (rid,)):
-            if lim == "seconds" and ms is not None and max_seconds is not None and ms >= max_seconds:
-                done.add(_py_seed(seed))
-        return done
+    def done_seeds(self, rules: Rules, max_seconds: float | None, max_nodes: int | None = None) -> set[int]:
+        """Seeds that need no new search: decided, or unknown under at least this time (or node) limit."""
+        return self.done_in(rules, max_seconds, 0, 2**64, max_nodes=max_nodes)
 
     _DONE = ("(verdict != 'unknown' OR (limit_hit = 'seconds' AND max_seconds IS NOT NULL "
-             "AND ? IS NOT NULL AND max_seconds >= ?))")
+             "AND ? IS NOT NULL AND max_seconds >= ?) OR (limit_hit = 'nodes' AND {nodes} IS NOT NULL "
+             "AND ? IS NOT NULL AND {nodes} >= ?))")
 
-    @classmethod
-    def _done_sql(cls, rated: bool, since: bool = False) -> str:
-        """The SQL test for a row that needs no new search (parameters: max_seconds twice, then ``since``
-        if asked): ``_DONE``; with ``rated`` the row must carry a rating; with ``since`` a row stored at or
-        after that time counts whatever its verdict (another study just searched it)."""
-        clause = cls._DONE + (" AND rating IS NOT NULL" if rated else "")
+    def _done_sql(self, rated: bool, since: bool = False) -> str:
+        """The SQL test for a row that needs no new search (parameters: ``_limits(...)``, then ``since`` if
+        asked): decided, or unknown under at least the time limit (or node limit) asked for now; with
+        ``rated`` the row must carry a rating; with ``since`` a row stored at or after that time counts
+        whatever its verdict (another study just searched it)."""
+        clause = self._DONE.format(nodes="max_nodes" if self._nodes_col else "NULL")
+        clause += " AND rating IS NOT NULL" if rated else ""
         return f"(({clause}) OR finished_at >= ?)" if since else clause
 
-    def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int, rated: bool = False) -> set[int]:
+    @staticmethod
+    def _limits(max_seconds: float | None, max_nodes: int | None) -> tuple:
+        return (max_seconds, max_seconds, max_nodes, max_nodes)
+
+    def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int, rated: bool = False,
+                max_nodes: int | None = None) -> set[int]:
         """``done_seeds`` restricted to ``lo <= seed < hi``, read with one indexed query (memory: that range only).
         ``rated``: only rows that carry a difficulty rating count as done."""
         return {_py_seed(s) for a, b in _db_ranges(lo, hi) for (s,) in self._db.execute(
             f"SELECT seed FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._done_sql(rated)}",
-            (rules_id(rules), a, b, max_seconds, max_seconds))}
+            (rules_id(rules), a, b, *self._limits(max_seconds, max_nodes)))}
 
-    def count_done(self, rules: Rules, max_seconds: float | None, ranges: Iterable[tuple[int, int]]) -> int:
+    def count_done(self, rules: Rules, max_seconds: float | None, ranges: Iterable[tuple[int, int]],
+                   max_nodes: int | None = None) -> int:
         """How many seeds of ``ranges`` need no new search, counted by SQL (nothing is loaded)."""
         rid, n = rules_id(rules), 0
         for lo, hi in (r for pair in ranges for r in _db_ranges(*pair)):
             (k,) = self._db.execute(
-                f"SELECT COUNT(*) FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._DONE}",
-                (rid, lo, hi, max_seconds, max_seconds)).fetchone()
+                f"SELECT COUNT(*) FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._done_sql(False)}",
+                (rid, lo, hi, *self._limits(max_seconds, max_nodes))).fetchone()
             n += k
         return n
 
@@ -447,14 +472,16 @@ class ResultStore:
 
     def _row(self, row: tuple) -> StoredResult:
         (_rid, rules, seed, verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit, rating,
-         metrics, version, _t) = row
+         metrics, version, _t, *rest) = row  # rest: max_nodes (absent from a read-only version-1 store)
         return StoredResult(rules, _py_seed(seed), verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit,
-                            rating, None if metrics is None else json.loads(metrics), version)
+                            rating, None if metrics is None else json.loads(metrics), version,
+                            rest[0] if rest else None)
 
     def iter_rows(self) -> Iterator[dict[str, Any]]:
         cur = self._db.execute(
             "SELECT rules, seed, verdict, nodes, seconds, best_score, solution_length, redeals, max_seconds, "
-            "limit_hit, rating, metrics, solver_version, rules_id, finished_at FROM results ORDER BY rules, seed")
+            f"{'max_nodes' if self._nodes_col else 'NULL'}, limit_hit, rating, metrics, solver_version, rules_id, "
+            "finished_at FROM results ORDER BY rules, seed")
         for row in cur:
             d = dict(zip(COLUMNS, row))
             d["seed"] = _py_seed(d["seed"])
@@ -464,11 +491,7 @@ class ResultStore:
         """Write every row to a Parquet file, ``batch`` rows at a time (memory stays flat whatever the size);
         needs pyarrow (the ``parquet`` extra). Returns the row count."""
         pa, pq = _pyarrow()
-        schema = pa.schema([("rules", pa.string()), ("seed", pa.uint64()), ("verdict", pa.string()),
-                            ("nodes", pa.int64()), ("seconds", pa.float64()), ("best_score", pa.int32()),
-                            ("solution_length", pa.int32()), ("redeals", pa.int32()), ("max_seconds", pa.float64()),
-                            ("limit_hit", pa.string()), ("rating", pa.string()), ("metrics", pa.string()),
-                            ("solver_version", pa.string()), ("rules_id", pa.string()), ("finished_at", pa.float64())])
+        schema = parquet_schema(pa)
         n = 0
         tmp = out + ".tmp"
         try:
@@ -503,6 +526,16 @@ class ResultStore:
         except OSError as e:
             raise StoreError(f"cannot write {out!r}: {e.strerror}") from None
         return n
+
+
+def parquet_schema(pa: Any) -> Any:
+    """The Arrow schema of a result row (``COLUMNS``), shared by ``export --parquet`` and Parquet datasets."""
+    return pa.schema([("rules", pa.string()), ("seed", pa.uint64()), ("verdict", pa.string()),
+                      ("nodes", pa.int64()), ("seconds", pa.float64()), ("best_score", pa.int32()),
+                      ("solution_length", pa.int32()), ("redeals", pa.int32()), ("max_seconds", pa.float64()),
+                      ("max_nodes", pa.int64()),
+                      ("limit_hit", pa.string()), ("rating", pa.string()), ("metrics", pa.string()),
+                      ("solver_version", pa.string()), ("rules_id", pa.string()), ("finished_at", pa.float64())])
 
 
 def _pyarrow() -> tuple[Any, Any]:

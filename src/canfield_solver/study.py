@@ -14,13 +14,16 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from .deal import Deal
 from .errors import CanfieldError
 from .rules import Rules, get_rules
 from .seeds import SeedSet, parse_seeds
 from .store import ResultStore, StoredResult, owner_id
+
+if TYPE_CHECKING:
+    from .dataset import ParquetResults
 
 __all__ = [
     "StudyError",
@@ -170,7 +173,7 @@ def _solve_chunk(rules: Rules, seeds: Sequence[int], max_seconds: float | None, 
         out.append(StoredResult(
             rules=name, seed=seed, verdict=r.verdict.value, nodes=r.nodes, seconds=r.seconds,
             best_score=r.best_score, solution_length=len(r.moves), redeals=sum(m == "redeal" for m in r.moves),
-            max_seconds=max_seconds, limit_hit=r.limit,
+            max_seconds=max_seconds, limit_hit=r.limit, max_nodes=max_nodes,
         ))
     return out
 
@@ -207,7 +210,7 @@ def run_study(
     max_seconds: float | None = 30.0,
     max_nodes: int | None = None,
     max_memory_mb: int | None = None,
-    store: "ResultStore | str | os.PathLike | None" = None,
+    store: "ResultStore | ParquetResults | str | os.PathLike | None" = None,
     scheduler: str | None = None,
     progress: ProgressFn | None = None,
     chunk: int | None = None,
@@ -220,6 +223,10 @@ def run_study(
     ``numbering="pysolfc"``: the numbers are PySolFC game numbers
     (``Deal.from_pysolfc``); the store keeps those rows apart from SPEC
     seeds under the rules name ``<name>@pysolfc``.
+
+    ``store``: a ``ResultStore`` (or the path of one: opened and closed
+    here), or a ``ParquetResults`` dataset (``canfield_solver.dataset``:
+    partitioned Parquet for cluster-scale runs, one writer, no re-search).
 
     ``jobs`` local worker processes (default: the core count), or the Dask
     cluster at ``scheduler`` (``tcp://host:port``). Each finished chunk of
@@ -244,8 +251,8 @@ def run_study(
         parse_pysolfc_number(first[0])  # the lowest and the highest number are game numbers, or say why not
         parse_pysolfc_number(last[1] - 1)
     keep_rows = len(wanted) <= KEEP_ROWS
-    own_store = not isinstance(store, ResultStore) and store is not None
-    st: ResultStore | None = ResultStore(store) if own_store else store  # type: ignore[arg-type]
+    own_store = isinstance(store, (str, os.PathLike))
+    st: Any = ResultStore(store) if own_store else store  # a ResultStore, a ParquetResults, or None
     t0 = time.perf_counter()
     try:
         mem: dict[int, StoredResult] = {}
@@ -282,7 +289,7 @@ def run_study(
                 done: set[int] = set()
                 held: set[int] = set()
                 if st is not None:
-                    done = st.done_in(r, max_seconds, lo, hi, rated=with_metrics)
+                    done = st.done_in(r, max_seconds, lo, hi, rated=with_metrics, max_nodes=max_nodes)
                     held = st.held_by_others(r, owner, lo, hi) - done
                     deferred.extend(sorted(held))
                 if done:
@@ -297,7 +304,8 @@ def run_study(
                 if st is None:
                     yield c
                     continue
-                got = st.claim(r, c, owner, lease, max_seconds, rated=with_metrics, since=started)
+                got = st.claim(r, c, owner, lease, max_seconds, rated=with_metrics, since=started,
+                               max_nodes=max_nodes)
                 if len(got) < len(c):
                     deferred.extend(sorted(set(c) - set(got)))
                 if got:
@@ -317,7 +325,8 @@ def run_study(
             while st is not None and deferred:
                 pending = sorted(set(deferred))
                 deferred.clear()
-                done, held = st.status(r, pending, owner, max_seconds, rated=with_metrics, since=started)
+                done, held = st.status(r, pending, owner, max_seconds, rated=with_metrics, since=started,
+                                       max_nodes=max_nodes)
                 free = [x for x in pending if x not in done and x not in held]
                 deferred.extend(x for x in pending if x in held and x not in done)
                 if free:
@@ -359,7 +368,7 @@ def estimate_win_rate(
     *,
     jobs: int | None = None,
     max_seconds: float | None = 30.0,
-    store: "ResultStore | str | os.PathLike | None" = None,
+    store: "ResultStore | ParquetResults | str | os.PathLike | None" = None,
     scheduler: str | None = None,
     progress: ProgressFn | None = None,
     **kwargs: Any,

@@ -1,0 +1,306 @@
+"""Study results as a partitioned Parquet dataset, for runs too big for one SQLite file.
+
+``canfield winrate --parquet-dir DIR`` (or ``run_study(store=ParquetResults(DIR))``)
+writes results as Hive-partitioned Parquet, the layout pandas, pyarrow,
+DuckDB, Spark and Dask read as one table::
+
+    DIR/_canfield.json                                  marks the directory as ours
+    DIR/rules_id=<id>/part-<first>-<last>-<writer>-<n>.parquet
+
+Each part holds the rows of one flush (up to ``flush_rows`` rows, or what
+``flush_seconds`` gathered), sorted by seed; ``first`` and ``last`` in its
+name are its lowest and highest seed, so a study resuming in a window of
+seeds opens only the parts that overlap it, and memory stays one part's
+seeds whatever the size of the dataset. Each part is written to a
+temporary name and renamed: a reader never sees half a file, and a study
+killed with SIGKILL loses only the rows it had not flushed (at most
+``flush_seconds`` of work), which the next run searches again.
+
+What it does not do, by design (use the SQLite store, ``--db``, for these):
+
+- Claims. One study writes to a dataset at a time (an exclusive lock on
+  ``DIR/.lock``); a second gets a one-line error instead of repeating the
+  work. Many machines divide one study through ``--db``, or through one
+  parent on a Dask cluster writing here.
+- Re-searching. A deal with a row in the dataset is never searched again,
+  unknowns included, so every deal has exactly one row.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+import re
+import time
+from typing import Any, Iterable
+
+from .rules import Rules
+from .store import COLUMNS, StoredResult, StoreError, _pyarrow, owner_id, parquet_schema, rules_id
+
+__all__ = ["ParquetResults"]
+
+MARKER = "_canfield.json"
+FORMAT = "canfield-solver-parquet-dataset"
+_PART = re.compile(r"^part-(\d+)-(\d+)-[A-Za-z0-9_.-]+-\d+\.parquet$")
+_CACHE_PARTS = 4
+
+
+class ParquetResults:
+    """A Parquet dataset of results with the store interface a study uses (see the module's notes).
+
+    ``create=False`` opens an existing dataset for reading (``winrate --summary``): no lock is taken.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = True, flush_rows: int = 65_536,
+                 flush_seconds: float = 120.0):
+        self.pa, self.pq = _pyarrow()
+        self.path = os.fspath(path)
+        self.flush_rows, self.flush_seconds = flush_rows, flush_seconds
+        self._lock_fd: int | None = None
+        self._buffer: dict[str, tuple[Rules, list[dict[str, Any]]]] = {}
+        self._last_flush = time.monotonic()
+        self._index: dict[str, tuple[list[int], list[int], list[str]]] = {}
+        self._cache: dict[str, tuple[Any, Any]] = {}
+        self._writer = re.sub(r"[^A-Za-z0-9_.-]", "_", owner_id())
+        self._seq = 0
+        marker = os.path.join(self.path, MARKER)
+        if os.path.isdir(self.path) and os.path.exists(marker):
+            self._check_marker(marker)
+        elif not create:
+            raise StoreError(f"{self.path!r} is not a canfield-solver Parquet dataset (no {MARKER} in it)")
+        elif os.path.exists(self.path) and not os.path.isdir(self.path):
+            raise StoreError(f"{self.path!r} is a file; --parquet-dir needs a directory (new or a dataset)")
+        elif os.path.isdir(self.path) and any(not n.startswith(".") for n in os.listdir(self.path)):
+            raise StoreError(f"{self.path!r} is a directory that is not a canfield-solver Parquet dataset; "
+                             "give a new or empty directory")
+        else:
+            try:
+                os.makedirs(self.path, exist_ok=True)
+                _write_atomic(marker, json.dumps({"format": FORMAT, "version": 1}).encode())
+            except OSError as e:
+                raise StoreError(f"cannot create Parquet dataset {self.path!r}: {e.strerror}") from None
+        if create:
+            self._lock()
+
+    # Opening ---------------------------------------------------------------
+    def _check_marker(self, marker: str) -> None:
+        try:
+            with open(marker, "rb") as fh:
+                meta = json.loads(fh.read(4096))
+        except (OSError, ValueError):
+            meta = None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise StoreError(f"{self.path!r}: {MARKER} is damaged or not ours")
+        if int(meta.get("version", 0)) > 1:
+            raise StoreError(f"{self.path!r} was written by a newer canfield-solver; upgrade to read it")
+
+    def _lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # no advisory locks on this platform: one writer is the user's job
+            return
+        try:
+            fd = os.open(os.path.join(self.path, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise StoreError(f"cannot write to Parquet dataset {self.path!r}: {e.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StoreError(f"Parquet dataset {self.path!r} is being written by another study; one study "
+                             "writes a dataset at a time (several studies share work through --db)") from None
+        self._lock_fd = fd
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            if self._lock_fd is not None:
+                os.close(self._lock_fd)  # releases the lock
+                self._lock_fd = None
+
+    def __enter__(self) -> "ParquetResults":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # Writing ---------------------------------------------------------------
+    def put_many(self, rules: Rules, rows: Iterable[StoredResult]) -> None:
+        rid = rules_id(rules)
+        now = time.time()
+        _, buf = self._buffer.setdefault(rid, (rules, []))
+        for r in rows:
+            d = r.to_dict()
+            d["finished_at"] = now
+            d["metrics"] = None if r.metrics is None else json.dumps(r.metrics)
+            buf.append(d)
+        if sum(len(b) for _, b in self._buffer.values()) >= self.flush_rows or \
+                time.monotonic() - self._last_flush >= self.flush_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the buffered rows, one part per rules, each atomically."""
+        pa, pq = self.pa, self.pq
+        schema = parquet_schema(pa)
+        schema = schema.remove(schema.get_field_index("rules_id"))  # the partition directory names it
+        for rid, (_, buf) in list(self._buffer.items()):
+            if not buf:
+                continue
+            buf.sort(key=lambda d: d["seed"])
+            part = self._part_dir(rid)
+            self._seq += 1
+            name = f"part-{buf[0]['seed']}-{buf[-1]['seed']}-{self._writer}-{self._seq}.parquet"
+            tmp = os.path.join(part, "." + name + ".tmp")
+            try:
+                os.makedirs(part, exist_ok=True)
+                pq.write_table(pa.Table.from_pylist(buf, schema=schema), tmp)
+                os.replace(tmp, os.path.join(part, name))
+            except OSError as e:
+                _remove(tmp)
+                raise StoreError(f"cannot write to Parquet dataset {self.path!r}: {e.strerror or e}") from None
+            buf.clear()
+            self._index.pop(rid, None)
+        self._last_flush = time.monotonic()
+
+    # The store interface of a study: no claims (one writer), deals present are done ------------
+    def renew(self, rules: Rules, owner: str, lease: float) -> None:
+        pass
+
+    def release(self, rules: Rules, owner: str) -> None:
+        self.flush()
+
+    def claim(self, rules: Rules, seeds: list[int], owner: str, lease: float, max_seconds: float | None,
+              rated: bool = False, since: float = 0.0, max_nodes: int | None = None) -> list[int]:
+        return list(seeds)
+
+    def held_by_others(self, rules: Rules, owner: str, lo: int, hi: int) -> set[int]:
+        return set()
+
+    def status(self, rules: Rules, seeds: list[int], owner: str, max_seconds: float | None,
+               rated: bool = False, since: float = 0.0, max_nodes: int | None = None) -> tuple[set[int], set[int]]:
+        if not seeds:
+            return set(), set()
+        return self.done_in(rules, max_seconds, min(seeds), max(seeds) + 1) & set(seeds), set()
+
+    def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int, rated: bool = False,
+                max_nodes: int | None = None) -> set[int]:
+        """Seeds in ``lo <= seed < hi`` with a row (any verdict: a dataset never searches a deal twice)."""
+        rid = rules_id(rules)
+        out: set[int] = set()
+        for f in self._parts(rid, lo, hi):
+            seeds, _ = self._read(rid, f)
+            a, b = _span(seeds, lo, hi)
+            out.update(int(x) for x in seeds[a:b])
+        out.update(d["seed"] for d in self._buffer.get(rid, (None, []))[1] if lo <= d["seed"] < hi)
+        return out
+
+    def count_done(self, rules: Rules, max_seconds: float | None, ranges: Iterable[tuple[int, int]],
+                   max_nodes: int | None = None) -> int:
+        return sum(self.count_verdicts(rules, ranges).values())
+
+    def count_verdicts(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
+        """Verdict counts of ``rules`` over half-open seed ``ranges``, one part read at a time."""
+        self.flush()
+        rid = rules_id(rules)
+        out = {"solved": 0, "unsolvable": 0, "unknown": 0}
+        for lo, hi in ranges:
+            for f in self._parts(rid, lo, hi):
+                seeds, verdicts = self._read(rid, f)
+                a, b = _span(seeds, lo, hi)
+                for v in verdicts[a:b]:
+                    out[v] = out.get(v, 0) + 1
+        return out
+
+    def results_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[StoredResult]:
+        """The rows of ``rules`` whose seeds lie in ``ranges``, by seed."""
+        self.flush()
+        rid = rules_id(rules)
+        out: list[StoredResult] = []
+        names = [c for c in COLUMNS if c not in ("rules_id", "finished_at")]
+        for lo, hi in ranges:
+            for f in self._parts(rid, lo, hi):
+                t = self._table(os.path.join(self._part_dir(rid), f), names)
+                for d in t.to_pylist():
+                    if lo <= d["seed"] < hi:
+                        d["metrics"] = None if d["metrics"] is None else json.loads(d["metrics"])
+                        out.append(StoredResult(**d))
+        out.sort(key=lambda r: r.seed)
+        return out
+
+    # Reading ---------------------------------------------------------------
+    def _part_dir(self, rid: str) -> str:
+        return os.path.join(self.path, f"rules_id={rid}")
+
+    def _parts(self, rid: str, lo: int, hi: int) -> list[str]:
+        """Part files of ``rid`` whose seed span meets ``[lo, hi)``: by the names alone."""
+        if rid not in self._index:
+            found = []
+            try:
+                names = os.listdir(self._part_dir(rid))
+            except FileNotFoundError:
+                names = []
+            except OSError as e:
+                raise StoreError(f"cannot read Parquet dataset {self.path!r}: {e.strerror}") from None
+            for n in names:
+                m = _PART.match(n)
+                if m:
+                    found.append((int(m.group(1)), int(m.group(2)), n))
+            found.sort()
+            reach, top = [], -1
+            for _, last, _n in found:  # reach[i]: the highest seed in parts 0..i (never falls)
+                top = max(top, last)
+                reach.append(top)
+            self._index[rid] = ([f for f, _, _ in found], reach, [n for _, _, n in found])
+        firsts, reach, names = self._index[rid]
+        out = []
+        i = bisect.bisect_left(firsts, hi) - 1  # parts starting below hi, walked back while any reaches lo
+        while i >= 0 and reach[i] >= lo:
+            out.append(names[i])
+            i -= 1
+        return out
+
+    def _read(self, rid: str, name: str) -> tuple[Any, Any]:
+        """A part's seeds (sorted, numpy) and verdicts; the last few parts are kept."""
+        key = rid + "/" + name
+        if key not in self._cache:
+            t = self._table(os.path.join(self._part_dir(rid), name), ["seed", "verdict"])
+            if len(self._cache) >= _CACHE_PARTS:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = (t.column("seed").to_numpy(), t.column("verdict").to_pylist())
+        return self._cache[key]
+
+    def _table(self, path: str, columns: list[str]) -> Any:
+        try:
+            return self.pq.read_table(path, columns=columns)
+        except OSError as e:
+            raise StoreError(f"cannot read {path!r}: {e}") from None
+        except Exception as e:  # pyarrow's own errors: a damaged part
+            if type(e).__module__.startswith("pyarrow"):
+                raise StoreError(f"{path!r} is not a readable part of a Parquet dataset ({e})") from None
+            raise
+
+
+def _span(seeds: Any, lo: int, hi: int) -> tuple[int, int]:
+    """Where ``[lo, hi)`` lies in a sorted uint64 array (``hi`` may be 2^64, past what uint64 holds)."""
+    import numpy as np
+
+    a = int(seeds.searchsorted(np.uint64(lo)))
+    b = len(seeds) if hi >= 2**64 else int(seeds.searchsorted(np.uint64(hi)))
+    return a, b
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
