@@ -44,10 +44,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", default="canfield,canfield-whole-pile")
     ap.add_argument("--max-seconds", type=float, default=30.0)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--keep", default=None, metavar="DIR", help="keep the two runs' per-seed JSON in DIR")
     a = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        old = run(a.old, a, f"{tmp}/old.json")
-        new = run(a.new, a, f"{tmp}/new.json")
+        where = a.keep or tmp
+        os.makedirs(where, exist_ok=True)
+        old = run(a.old, a, f"{where}/old.json")
+        new = run(a.new, a, f"{where}/new.json")
     bad = 0
     print("\nold vs new")
     for rules in a.rules.split(","):

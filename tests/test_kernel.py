@@ -221,3 +221,34 @@ def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):
         assert long_key_of_short(int(words[0]), int(words[1]), prob.params) == long_key
     else:
         assert [int(w) for w in words] == long_key
+
+
+def test_cover_rows_keep_the_least_waste_position_of_each_residue():
+    """kernel._cover_insert_at on a table of one key: which waste positions are expanded, seen or covered."""
+    params = np.zeros(K.NPARAMS, np.int64)
+    params[K.P_DRAW], params[K.P_COVER], params[K.P_TALON_BITS], params[K.P_WPOS_BITS] = 3, 1, 20, 9
+    params[K.P_COVER_BITS] = 4  # a 20-card talon: 1 + position // 3 up to 7
+    ts = np.zeros((64, 2), np.uint64)
+    stats = np.zeros(K.NSTATS, np.int64)
+    row = np.array([1 << 63 | 12345, 777, 0, 0, 0, 0, 0], np.uint64)  # word 1's cover field (bits 20..28) clear
+
+    w, shift, field = K._cover_at(True, params)
+    assert (w, int(shift), int(field)) == (1, 20, 0x1FF << 20)
+    shift, field = np.uint64(shift), np.uint64(field)  # as the kernel has them (a Python int would be int64)
+
+    def ins(wp):
+        return int(K._cover_insert_at(ts, row, np.uint64(5), wp, params, stats, w, shift, field, True))
+
+    assert ins(7) == 1 and stats[K.ST_TTCOUNT] == 1              # new position
+    assert ins(7) == 0 and stats[K.ST_COVERED] == 0               # the same waste position: seen
+    assert ins(10) == 0 and stats[K.ST_COVERED] == 1              # 7 draws on to 10: covered
+    assert ins(0) == 0 and stats[K.ST_COVERED] == 2               # ... and to the end of the pass
+    assert ins(8) == 1 and stats[K.ST_MERGED] == 1                # other residue: 7 never reaches 8
+    assert ins(4) == 1 and stats[K.ST_MERGED] == 2                # earlier in 7's residue: it covers 7
+    assert ins(7) == 0 and ins(5) == 1 and ins(11) == 0           # 4 covers 7; 5 is new, then covers 11
+    assert ins(2) == 1 and ins(1) == 1                            # earlier still, in each residue
+    assert ins(4) == 0 and ins(8) == 0 and ins(0) == 0            # now all covered by 1 and 2
+    assert stats[K.ST_TTCOUNT] == 1                               # all in one row
+    # A fresh key first reached at the end of the pass covers no later position.
+    row[0] += np.uint64(1)
+    assert ins(0) == 1 and ins(4) == 1 and ins(0) == 0 and stats[K.ST_TTCOUNT] == 2

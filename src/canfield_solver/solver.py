@@ -30,6 +30,7 @@ LOAD = 0.7         # grow a table at this load
 FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
 DEFAULT_MEMORY_MB = L.DEFAULT_MEMORY_MB
 SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
+COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
 
 
 class Verdict(str, enum.Enum):
@@ -134,6 +135,9 @@ def _params(r: Rules) -> np.ndarray:
     p[K.P_STUCK] = 1 if r.gap_fill == "waste" else 0
     p[K.P_GAPLOCK] = 0 if r.moves_while_gap_open else 1
     p[K.P_SUITBITS] = L.SUIT_BITS[_BUILD[r.build]]
+    # Covering end-of-pass positions needs every pass to end in the one cycle key: unlimited redeals,
+    # more than one card a draw (draw 1 has no position off the cycle).
+    p[K.P_COVER] = 1 if COVER and r.redeals is None and r.draw > 1 else 0
     return p
 
 
@@ -144,7 +148,14 @@ def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | N
     fit, so every position goes to the long table (a test switch).
     """
     params[K.P_TALON_BITS] = ntalon if SHORT_KEYS else 128
+    # Covering keeps a cover field where a short key has its waste position: one bit, then for each
+    # residue of the waste position modulo the draw, enough bits for 1 + position // draw
+    # (kernel._cover_insert_at); never narrower than the waste position itself, which _compact writes there.
     params[K.P_WPOS_BITS] = ntalon.bit_length()
+    if params[K.P_COVER]:
+        draw = int(params[K.P_DRAW])
+        params[K.P_COVER_BITS] = (ntalon // draw + 1).bit_length()
+        params[K.P_WPOS_BITS] = max(1 + (draw - 1) * int(params[K.P_COVER_BITS]), ntalon.bit_length())
     params[K.P_RES_BITS] = nreserve.bit_length()
     params[K.P_RDL_BITS] = 0 if redeals is None else redeals.bit_length()
 
@@ -216,8 +227,9 @@ class _Tables:
     old copy is still held; the cap counts both tables and that copy.
     """
 
-    def __init__(self, long_words: int, cap_bytes: int):
+    def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0)):
         self.cap = cap_bytes
+        self.cover_fields = cover_fields  # (short, long): the bits of word 1 / word 0 a row is hashed without
 
         def first(rows: int, width: int, share: int) -> int:
             while rows > 1024 and rows * width * 8 > cap_bytes // share:
@@ -244,7 +256,8 @@ class _Tables:
         if not rows:
             return False
         new = np.zeros((rows, old.shape[1]), np.uint64)
-        K._tt_rehash(old, new, words)
+        short = which == "short"
+        K._tt_rehash(old, new, words, np.uint64(self.cover_fields[0 if short else 1]), 1 if short else 0)
         setattr(self, which, new)
         return True
 
@@ -284,8 +297,19 @@ class _Problem:
         self.words = np.zeros(4, np.uint64)
         self.scratch = np.zeros(512, np.int64)
         self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-        self.child_keys = np.zeros((self.moves.shape[1], 7), np.uint64)
+        self.child_keys = np.zeros((self.moves.shape[1], 8), np.uint64)
         self.best_path = np.zeros(MAX_LEVELS, np.int64)
+
+    def cover_fields(self) -> tuple[int, int]:
+        """kernel._cover_at: the cover field of a short row (in word 1) and of a long row (in word 0);
+        0 where that table's rows have none."""
+        p = self.params
+        if not p[K.P_COVER]:
+            return 0, 0
+        ones = (1 << int(p[K.P_WPOS_BITS])) - 1
+        short = ones << int(p[K.P_TALON_BITS]) if p[K.P_TALON_BITS] < 64 else 0
+        long = ones << K.LONG_COVER_SHIFT if p[K.P_WPOS_BITS] <= K.LONG_COVER_BITS else 0
+        return short, long
 
     def search_args(self, tables: "_Tables", budget: int) -> tuple:
         """The arguments of ``kernel._search``."""
@@ -313,7 +337,7 @@ def _kernel_calls() -> list[tuple[Any, tuple]]:
     return [
         (K._init_codes, (prob.cols, prob.sc, 0, prob.params)),
         (K._search, prob.search_args(tables, 0)),
-        (K._tt_rehash, (tables.short, tables.short, prob.words)),
+        (K._tt_rehash, (tables.short, tables.short, prob.words, np.uint64(0), 1)),
     ]
 
 
@@ -457,7 +481,7 @@ def solve(
     compile_seconds = load_kernel()
     t0 = time.perf_counter()
     prob = _Problem(start)
-    tables = _Tables(_key_words(r), max_memory_mb * (1 << 20))
+    tables = _Tables(_key_words(r), max_memory_mb * (1 << 20), prob.cover_fields())
     limit: str | None = None
     status = K.RUNNING
     st = prob.stats
@@ -516,12 +540,14 @@ def solve(
         seconds=seconds,
         max_depth=int(st[K.ST_MAXDEPTH]),
         best_score=int(st[K.ST_BEST]),
-        positions=int(st[K.ST_TTCOUNT]),
+        positions=int(st[K.ST_TTCOUNT] + st[K.ST_MERGED]),
         rules=r.name,
         seed=seed,
         limit=limit,
         stats={"stuck_prunes": int(st[K.ST_STUCK]), "short_keys": int(st[K.ST_SHORT]),
                "table_rows": tables.short.shape[0] + tables.long.shape[0],
-               "seen_children": int(st[K.ST_SEEN]), "compile_seconds": compile_seconds},
+               "seen_children": int(st[K.ST_SEEN]), "covered": int(st[K.ST_COVERED]),
+               "table_keys": int(st[K.ST_TTCOUNT]),
+               "compile_seconds": compile_seconds},
         best_line=tuple(best_line),
     )

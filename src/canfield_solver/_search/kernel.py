@@ -49,7 +49,13 @@ P_TALON_BITS = 12     # widths of word 0's fields in a short key (_compact): tal
 P_WPOS_BITS = 13      # waste position,
 P_RES_BITS = 14       # reserve count,
 P_RDL_BITS = 15       # redeals used (0 when unlimited)
-NPARAMS = 16
+P_COVER = 16      # 1: rows merge the waste positions of one position and cover the later ones (_cover_insert_at)
+P_COVER_BITS = 17     # bits per residue in a row's cover field
+NPARAMS = 18
+# A long row keeps its cover field in word 0's spare bits (the redeal field is unused when redeals are
+# unlimited, which covering needs): bits 52..62.
+LONG_COVER_SHIFT = 52
+LONG_COVER_BITS = 11
 
 # Card lookup table (int64[52, 64]), built once per search in Python:
 # lut[c, h] for h < 52 is 1 when card c may be built on card h; then the
@@ -96,7 +102,9 @@ ST_SOLVED_DEPTH = 8
 ST_SEEN = 9       # children already in the table when made
 ST_SHORT = 10     # positions in the short table (the rest are in the long one)
 ST_BEST_LEN = 11  # moves in best_path: the path to the first position with the best score
-NSTATS = 12
+ST_COVERED = 12   # children cut because a position earlier in the same pass was reached (_cover_insert_at)
+ST_MERGED = 13    # positions added to a short row that already held another waste position of theirs
+NSTATS = 14
 
 RUNNING = 0
 SOLVED = 1
@@ -684,19 +692,135 @@ def _tt_insert_at(tt, words, i):
 
 
 @njit(**_NO_NRT)
-def _tt_insert(tt, words):
-    """Insert a key; 1 if it was new, 0 if it was already there."""
-    return _tt_insert_at(tt, words, _hash(words) & np.uint64(tt.shape[0] - 1))
-
-
-@njit(**_NO_NRT)
-def _tt_rehash(old, new, words):
+def _tt_rehash(old, new, words, field, w):
+    """Move every row of ``old`` into ``new``; a row's place is the hash of its key with the bits of
+    ``field`` in word ``w`` cleared (its cover field, _cover_insert_at; ``field`` 0 for none)."""
     kw = old.shape[1]
     for i in range(old.shape[0]):
         if old[i, 0] != np.uint64(0):
             for j in range(4):
                 words[j] = old[i, j] if j < kw else np.uint64(0)
-            _tt_insert(new, words)
+            keep = words[w]
+            words[w] = keep & ~field
+            h = _hash(words) & np.uint64(new.shape[0] - 1)
+            words[w] = keep
+            _tt_insert_at(new, words, h)
+
+
+@njit(**_NO_NRT)
+def _cover_at(short, params):
+    """(word, shift, field) of the cover field in a row of the short (``short``) or the long table; field 0
+    when that table's rows have none (covering off, or a field too wide for the long key's spare bits)."""
+    width = np.uint64(params[P_WPOS_BITS])
+    if params[P_COVER] != 1:
+        return 0, np.uint64(0), np.uint64(0)
+    if short:
+        shift = np.uint64(params[P_TALON_BITS])
+        return 1, shift, ((np.uint64(1) << width) - np.uint64(1)) << shift
+    if params[P_WPOS_BITS] > LONG_COVER_BITS:
+        return 0, np.uint64(0), np.uint64(0)
+    shift = np.uint64(LONG_COVER_SHIFT)
+    return 0, shift, ((np.uint64(1) << width) - np.uint64(1)) << shift
+
+
+@njit(**_NO_NRT)
+def _take_wpos(row, short, params):
+    """With covering on for the key's table: clear the waste position from the key (so every waste
+    position of a position has one row) and return it; else return -1, the key unchanged."""
+    w, shift, field = _cover_at(short, params)
+    if field == np.uint64(0):
+        return -1
+    if short:
+        wp = np.int64((row[1] & field) >> shift)
+        row[1] &= ~field
+        return wp
+    wfield = np.uint64(63) << np.uint64(WPOS_SHIFT)
+    wp = np.int64((row[0] & wfield) >> np.uint64(WPOS_SHIFT))
+    row[0] &= ~wfield
+    return wp
+
+
+@njit(**_NO_NRT)
+def _insert_key(ts, tt, row, i, short, wp, params, stats):
+    """Insert a key at probe start ``i`` of its table: plainly, or when ``wp`` >= 0 (taken out by
+    _take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered."""
+    table = ts if short else tt
+    if wp >= 0:
+        w, shift, field = _cover_at(short, params)
+        return _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short)
+    if _tt_insert_at(table, row, i) == 0:
+        return 0
+    stats[ST_TTCOUNT] += 1
+    stats[ST_SHORT] += 1 if short else 0
+    return 1
+
+
+@njit(**_NO_NRT)
+def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short):
+    """Insert a key whose waste position ``wp`` was taken out (_take_wpos), with covering.
+
+    One row stands for every waste position of one position; its cover
+    field (word ``w``, bits ``field``) says which were reached: bit 0 the
+    draw cycle's position (wp 0), then for each residue r = 1 .. draw-1 of
+    wp modulo the draw, ``P_COVER_BITS`` bits holding 1 + (the least wp of
+    that residue reached) // draw (0: none). A position part-way through a
+    pass (wp off the cycle) reaches by draws alone every later position of
+    the same pass (wp + draw, wp + 2 draw, ...) and the cycle's, and has
+    every move they have (docs/solver-notes.md §6). So the child is covered,
+    and not expanded, when its own wp or an earlier one of its pass was
+    reached; else the field takes it in. 1: expand it.
+    """
+    draw = params[P_DRAW]
+    b = params[P_COVER_BITS]
+    kw = table.shape[1]
+    cap_mask = np.uint64(table.shape[0] - 1)
+    keep = ~field
+    while True:
+        k0 = table[i, 0]
+        if k0 == np.uint64(0):
+            for x in range(kw):
+                table[i, x] = row[x]
+            table[i, w] |= _cover_bits(np.uint64(0), wp, draw, b) << shift
+            stats[ST_TTCOUNT] += 1
+            stats[ST_SHORT] += 1 if short else 0
+            return 1
+        same = True
+        for x in range(kw):
+            v = table[i, x]
+            if x == w:
+                v &= keep
+            if v != row[x]:
+                same = False
+                break
+        if same:
+            c = (table[i, w] & field) >> shift
+            if wp == 0:
+                if c != np.uint64(0):
+                    if c & np.uint64(1) == np.uint64(0):
+                        stats[ST_COVERED] += 1
+                    return 0
+            else:
+                off = np.uint64(1 + b * (wp % draw - 1))
+                least = np.int64((c >> off) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1)))
+                here = wp // draw + 1
+                if least != 0 and least <= here:
+                    if least < here:
+                        stats[ST_COVERED] += 1
+                    return 0
+            table[i, w] = (table[i, w] & keep) | (_cover_bits(c, wp, draw, b) << shift)
+            stats[ST_MERGED] += 1
+            return 1
+        i = (i + np.uint64(1)) & cap_mask
+
+
+@njit(**_NO_NRT)
+def _cover_bits(c, wp, draw, b):
+    """Cover field ``c`` with waste position ``wp`` taken in (it is the least of its residue now)."""
+    if wp == 0:
+        return c | np.uint64(1)
+    off = np.uint64(1 + b * (wp % draw - 1))
+    ones = (np.uint64(1) << np.uint64(b)) - np.uint64(1)
+    return (c & ~(ones << off)) | (np.uint64(wp // draw + 1) << off)
 
 
 @njit(**_NO_NRT)
@@ -780,7 +904,9 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         row = child_keys[k]
         short = _compact(row, _key(cols, sc, mask, d + 1, params, row, scratch), params)
         table = ts if short else tt
+        wp = _take_wpos(row, short, params)
         h = _hash(row) & np.uint64(table.shape[0] - 1)
+        row[7] = np.uint64(wp + 1)
         row[4] = h
         row[5] = np.uint64(sc_k)
         row[6] = np.uint64(short)
@@ -788,12 +914,10 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     for k in range(n):
         row = child_keys[k]
         short = row[6] == np.uint64(1)
-        if _tt_insert_at(ts if short else tt, row, row[4]) == 0:
+        if _insert_key(ts, tt, row, row[4], short, np.int64(row[7]) - 1, params, stats) == 0:
             moves[d, k] |= SEEN
             stats[ST_SEEN] += 1
         else:
-            stats[ST_TTCOUNT] += 1
-            stats[ST_SHORT] += 1 if short else 0
             if np.int64(row[5]) > stats[ST_BEST]:
                 stats[ST_BEST] = np.int64(row[5])
                 # The path to this child: the move being explored at each level, then this one.
@@ -830,9 +954,9 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         stats[ST_STARTED] = 1
         stats[ST_DEPTH] = 0
         short = _compact(words, _key(cols, sc, mask, root, params, words, scratch), params)
-        stats[ST_TTCOUNT] += 1
-        stats[ST_SHORT] += short
-        _tt_insert(ts if short else tt, words)
+        wp = _take_wpos(words, short, params)
+        h = _hash(words) & np.uint64((ts if short else tt).shape[0] - 1)
+        _insert_key(ts, tt, words, h, short, wp, params, stats)
         stats[ST_BEST] = _score(sc, root)
         if _score(sc, root) == won:
             stats[ST_SOLVED_DEPTH] = 0
