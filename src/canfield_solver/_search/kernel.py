@@ -100,10 +100,10 @@ ST_TTCOUNT = 6
 ST_STUCK = 7
 ST_SOLVED_DEPTH = 8
 ST_SEEN = 9       # children already in the table when made
-ST_SHORT = 10     # positions in the short table (the rest are in the long one)
+ST_SHORT = 10     # rows of the short table (ST_TTCOUNT counts the rows of both)
 ST_BEST_LEN = 11  # moves in best_path: the path to the first position with the best score
 ST_COVERED = 12   # children cut because a position earlier in the same pass was reached (_cover_insert_at)
-ST_MERGED = 13    # positions added to a short row that already held another waste position of theirs
+ST_MERGED = 13    # positions added to a row that already held another waste position of theirs
 NSTATS = 14
 
 RUNNING = 0
