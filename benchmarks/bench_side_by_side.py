@@ -10,12 +10,24 @@ presets. For every seed this prints both verdicts, our nodes and seconds, its
 states, and its states turned into seconds at our measured node rate (the
 time its work would take at our speed); then totals, the agreement count and
 any disagreement. Exit status 1 if a verdict both solvers decided differs.
+
+With ``--solvitaire BINARY`` (a build of thecharlieblake/Solvitaire; never
+committed here) it also runs that binary on the same deals (our deals
+written in its JSON format), with the same workers and limit
+(``--timeout`` in ms), right after our run, and prints its wall time, its
+summed per-deal time (process start included), its verdicts against ours,
+and the time ratio on the deals both decide.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
+import re
+import subprocess
+import tempfile
+from multiprocessing.pool import ThreadPool
 import multiprocessing as mp
 import os
 import statistics
@@ -44,6 +56,54 @@ def _work(args: tuple[int, str, float]) -> tuple[int, str, int, float]:
     return seed, r.verdict.value, r.nodes, r.seconds
 
 
+SOLVITAIRE_TYPES = {"solvitaire-canfield-strict": "canfield-strict", "solvitaire-canfield": "canfield"}
+
+
+def _run_binary(binary: str, preset: str, seeds: list[int], max_seconds: float, jobs: int
+                ) -> tuple[dict[int, tuple[str, int, float]], float]:
+    """The published solver on our deals: {seed: (verdict, states, seconds)} and the wall time."""
+    from canfield_solver import Deal
+    from canfield_solver.foreign import to_solvitaire
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in seeds:
+            out = to_solvitaire(Deal.from_seed(seed, preset))
+            with open(os.path.join(tmp, f"{seed}.json"), "w") as fh:
+                fh.write(out if isinstance(out, str) else json.dumps(out))
+
+        def one(seed: int) -> tuple[int, str, int, float]:
+            t = time.perf_counter()
+            p = subprocess.run([binary, "--type", SOLVITAIRE_TYPES[preset], "--timeout", str(int(max_seconds * 1000)),
+                                os.path.join(tmp, f"{seed}.json")], capture_output=True, text=True)
+            t = time.perf_counter() - t
+            v = re.search(r"Solution Type: (\S+)", p.stdout)
+            n = re.search(r"States Searched: (\d+)", p.stdout)
+            return seed, v.group(1) if v else "error", int(n.group(1)) if n else -1, t
+
+        t0 = time.perf_counter()
+        with ThreadPool(jobs) as pool:
+            rows = pool.map(one, seeds, chunksize=1)
+        return {s: (v, n, t) for s, v, n, t in rows}, time.perf_counter() - t0
+
+
+def _compare_binary(ours: list[tuple[int, str, int, float]], theirs: dict[int, tuple[str, int, float]],
+                    wall: float, our_wall: float, max_seconds: float) -> int:
+    decided = ("solved", "unsolvable")
+    both = [s for s, v, _, _ in ours if v in decided and theirs[s][0] in decided]
+    differ = [s for s, v, _, _ in ours if v in decided and theirs[s][0] in decided and theirs[s][0] != v]
+    mine = {s: sec for s, _, _, sec in ours}
+    t_both, o_both = sum(theirs[s][2] for s in both), sum(mine[s] for s in both)
+    t_sum, o_sum = sum(x[2] for x in theirs.values()), sum(mine.values())
+    capped = sum(min(x[2], max_seconds) for x in theirs.values())
+    undecided = sorted(s for s, x in theirs.items() if x[0] not in decided)
+    print(f"  the binary, same deals, run now: {wall:.1f} s wall ({wall / our_wall:.2f}x ours), "
+          f"{t_sum:.1f} s summed over deals ({t_sum / o_sum:.2f}x our search; {capped:.1f} s with each deal "
+          f"capped at the limit, {capped / o_sum:.2f}x), not decided: {undecided}")
+    print(f"  on the {len(both)} deals both decide: its {t_both:.1f} s, our {o_both:.1f} s "
+          f"({t_both / max(o_both, 1e-9):.2f}x); verdicts differ on {differ or 'none'}")
+    return len(differ)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--preset", default=",".join(COLUMNS), help="comma-separated compatibility presets")
@@ -51,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-seconds", type=float, default=30.0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--quiet", action="store_true", help="totals only, no per-seed lines")
+    ap.add_argument("--solvitaire", default=None, metavar="BINARY",
+                    help="also run this build of the published solver on the same deals (see above)")
     a = ap.parse_args(argv)
     with open(a.data, newline="") as fh:
         ref = {int(r["seed"]): r for r in csv.DictReader(fh)}
@@ -101,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
             if ratios:
                 print(f"  our nodes / their states on deals both prove unsolvable (> 1000 states): "
                       f"median {statistics.median(ratios):.2f}, range {min(ratios):.2f}..{max(ratios):.2f}")
+            if a.solvitaire:
+                sys.stdout.flush()
+                theirs_now, their_wall = _run_binary(a.solvitaire, preset, seeds, a.max_seconds, a.jobs)
+                bad += _compare_binary(rows, theirs_now, their_wall, wall, a.max_seconds)
             sys.stdout.flush()
     return 1 if bad else 0
 
