@@ -252,3 +252,15 @@ def test_cover_rows_keep_the_least_waste_position_of_each_residue():
     # A fresh key first reached at the end of the pass covers no later position.
     row[0] += np.uint64(1)
     assert ins(0) == 1 and ins(4) == 1 and ins(0) == 0 and stats[K.ST_TTCOUNT] == 2
+
+
+def test_tables_hash_rows_without_the_cover_field_the_kernel_uses():
+    """solver._Problem.cover_fields (used when a table grows) names the same bits as kernel._cover_at."""
+    for preset in preset_names():
+        prob = _Problem(Position(Deal.from_seed(5, preset)))
+        short, long = prob.cover_fields()
+        for is_short, want in ((True, short), (False, long)):
+            w, shift, field = K._cover_at(is_short, prob.params)
+            assert int(field) == want, preset
+            if want:
+                assert w == (1 if is_short else 0)

@@ -666,29 +666,38 @@ def _hash(words):
 
 
 @njit(**_NO_NRT)
-def _tt_insert_at(tt, words, i):
-    """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there.
+def _tt_find(table, row, i, w, keep):
+    """Probe from row ``i`` for the key in ``row``, word ``w`` of each stored row compared under the mask
+    ``keep`` (a row's cover field is left out); insert the key if it is absent.
 
-    A row holds the first ``tt.shape[1]`` words of the key (3 when the
-    column stream fits in 128 bits, so word 3 is always zero; else 4).
+    Returns (its row, 1 if it was inserted now). A row holds the first
+    ``table.shape[1]`` words of the key (3 when the column stream fits in
+    128 bits, so word 3 is always zero; else 4; 2 in the short table).
     """
-    cap_mask = np.uint64(tt.shape[0] - 1)
-    kw = tt.shape[1]
+    cap_mask = np.uint64(table.shape[0] - 1)
+    kw = table.shape[1]
     while True:
-        k0 = tt[i, 0]
-        if k0 == np.uint64(0):
-            for j in range(kw):
-                tt[i, j] = words[j]
-            return 1
-        if k0 == words[0]:
-            same = True
-            for j in range(1, kw):
-                if tt[i, j] != words[j]:
-                    same = False
-                    break
-            if same:
-                return 0
+        if table[i, 0] == np.uint64(0):
+            for x in range(kw):
+                table[i, x] = row[x]
+            return i, 1
+        same = True
+        for x in range(kw):
+            v = table[i, x]
+            if x == w:
+                v &= keep
+            if v != row[x]:
+                same = False
+                break
+        if same:
+            return i, 0
         i = (i + np.uint64(1)) & cap_mask
+
+
+@njit(**_NO_NRT)
+def _tt_insert_at(tt, words, i):
+    """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there."""
+    return _tt_find(tt, words, i, 0, ~np.uint64(0))[1]
 
 
 @njit(**_NO_NRT)
@@ -772,45 +781,30 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short):
     """
     draw = params[P_DRAW]
     b = params[P_COVER_BITS]
-    kw = table.shape[1]
-    cap_mask = np.uint64(table.shape[0] - 1)
     keep = ~field
-    while True:
-        k0 = table[i, 0]
-        if k0 == np.uint64(0):
-            for x in range(kw):
-                table[i, x] = row[x]
-            table[i, w] |= _cover_bits(np.uint64(0), wp, draw, b) << shift
-            stats[ST_TTCOUNT] += 1
-            stats[ST_SHORT] += 1 if short else 0
-            return 1
-        same = True
-        for x in range(kw):
-            v = table[i, x]
-            if x == w:
-                v &= keep
-            if v != row[x]:
-                same = False
-                break
-        if same:
-            c = (table[i, w] & field) >> shift
-            if wp == 0:
-                if c != np.uint64(0):
-                    if c & np.uint64(1) == np.uint64(0):
-                        stats[ST_COVERED] += 1
-                    return 0
-            else:
-                off = np.uint64(1 + b * (wp % draw - 1))
-                least = np.int64((c >> off) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1)))
-                here = wp // draw + 1
-                if least != 0 and least <= here:
-                    if least < here:
-                        stats[ST_COVERED] += 1
-                    return 0
-            table[i, w] = (table[i, w] & keep) | (_cover_bits(c, wp, draw, b) << shift)
-            stats[ST_MERGED] += 1
-            return 1
-        i = (i + np.uint64(1)) & cap_mask
+    at, new = _tt_find(table, row, i, w, keep)
+    if new == 1:
+        table[at, w] |= _cover_bits(np.uint64(0), wp, draw, b) << shift
+        stats[ST_TTCOUNT] += 1
+        stats[ST_SHORT] += 1 if short else 0
+        return 1
+    c = (table[at, w] & field) >> shift
+    if wp == 0:
+        if c != np.uint64(0):
+            if c & np.uint64(1) == np.uint64(0):
+                stats[ST_COVERED] += 1
+            return 0
+    else:
+        off = np.uint64(1 + b * (wp % draw - 1))
+        least = np.int64((c >> off) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1)))
+        here = wp // draw + 1
+        if least != 0 and least <= here:
+            if least < here:
+                stats[ST_COVERED] += 1
+            return 0
+    table[at, w] = (table[at, w] & keep) | (_cover_bits(c, wp, draw, b) << shift)
+    stats[ST_MERGED] += 1
+    return 1
 
 
 @njit(**_NO_NRT)
