@@ -115,8 +115,6 @@ def _load_deal(seed: int | None, deal_file: str | None, rules_name: str | None, 
 
 def _deal_argument(text: str, rules_name: str | None, rules_file: str | None) -> Deal:
     """DEAL as a deal JSON file (ours or the published solver's) or, when no such file exists, a seed number."""
-    import os
-
     if text.strip().isdigit() and not os.path.exists(text):
         seed = int(text)
         if seed >= 2**64:
@@ -194,7 +192,6 @@ def _workers_compile_notice() -> None:
     compiled kernel is cached is judged from Numba's cache index files alone.
     """
     import glob
-    import os
 
     from . import _search
 
@@ -486,8 +483,6 @@ def _duration(sec: float) -> str:
 
 
 def _jobs_default() -> int:
-    import os
-
     return os.cpu_count() or 1
 
 
@@ -540,7 +535,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     if summary or parquet_in:
         if parquet_dir:
             raise UserError("--summary reads a dataset with --parquet DIR, not --parquet-dir")
-        return _summary(kept, seeds, db, parquet_in, max_seconds, as_json)
+        return _summary(kept, seeds, db, parquet_in, as_json)
     if db and parquet_dir:
         raise UserError("give --db FILE or --parquet-dir DIR, not both")
     saved_in = db or parquet_dir
@@ -579,25 +574,13 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     return 0
 
 
-def _summary(rules: Rules, seeds: Any, db: str | None, parquet_in: str | None, max_seconds: float,
-             as_json: bool) -> int:
+def _summary(rules: Rules, seeds: Any, db: str | None, parquet_in: str | None, as_json: bool) -> int:
     """``winrate --summary``: the intervals recounted from a store or a Parquet export, nothing searched."""
-    from .store import ResultStore, parquet_verdicts
-    from .study import summarize_counts
+    from .study import stored_win_rate
 
     if (db is None) == (parquet_in is None):
         raise UserError("--summary needs exactly one of --db FILE or --parquet FILE")
-    if db is not None:
-        with ResultStore(db, create=False) as st:
-            c = st.count_verdicts(rules, seeds.ranges())
-    elif os.path.isdir(parquet_in):
-        from .dataset import ParquetResults
-
-        with ParquetResults(parquet_in, create=False) as ds:
-            c = ds.count_verdicts(rules, seeds.ranges())
-    else:
-        c = parquet_verdicts(str(parquet_in), rules, seeds.ranges())
-    wr = summarize_counts(rules.name, c["solved"], c["unsolvable"], c["unknown"], None)
+    wr = stored_win_rate(rules, seeds, db=db, parquet=parquet_in)
     if as_json:
         click.echo(json.dumps(wr.to_dict()))
     else:
@@ -705,7 +688,6 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
          pysolfc: int | None, max_candidates: int | None, jobs: int | None, max_seconds: float, db: str | None,
          out: str | None, fmt: str, as_json: bool) -> int:
     """Print winnable seeds of a given difficulty rating, one per line (and write them as a pack with --out)."""
-    import os
 
     from .packs import pack_entry, write_pack
     from .store import ResultStore

@@ -31,6 +31,7 @@ __all__ = [
     "estimate_win_rate",
     "parse_seeds",
     "run_study",
+    "stored_win_rate",
     "summarize",
     "wilson_interval",
 ]
@@ -134,6 +135,29 @@ def summarize_counts(rules: str, won: int, lost: int, unknown: int, max_seconds:
     hi_all = wilson_interval(won + unknown, n)[1] if n else 1.0
     return WinRate(rules, n, won, lost, unknown, won / decided if decided else None,
                    wilson_interval(won, decided), (lo_all, hi_all), max_seconds, **extra)
+
+
+def stored_win_rate(rules: Rules, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike | None" = None,
+                    parquet: "str | os.PathLike | None" = None) -> WinRate:
+    """The win rate of ``rules`` (as stored: ``stored_rules``) over ``seeds``, recounted from a result store
+    (``db``) or from ``parquet``: an export file or a ``--parquet-dir`` dataset. Nothing is searched;
+    seeds without a stored row are left out."""
+    from .store import parquet_verdicts
+
+    if (db is None) == (parquet is None):
+        raise StudyError("give exactly one of a result store or a Parquet file or dataset")
+    ranges = list(SeedSet.of(seeds).ranges())
+    if db is not None:
+        with ResultStore(db, create=False) as st:
+            c = st.count_verdicts(rules, ranges)
+    elif os.path.isdir(parquet):  # type: ignore[arg-type]
+        from .dataset import ParquetResults
+
+        with ParquetResults(parquet, create=False) as ds:  # type: ignore[arg-type]
+            c = ds.count_verdicts(rules, ranges)
+    else:
+        c = parquet_verdicts(os.fspath(parquet), rules, ranges)  # type: ignore[arg-type]
+    return summarize_counts(rules.name, c["solved"], c["unsolvable"], c["unknown"], None)
 
 
 def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
