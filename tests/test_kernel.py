@@ -189,6 +189,37 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
         assert list(got) == list(prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS]), (preset, int(mv))
 
 
+
+def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
+    """_expand copies a level's cards once and restores only its scalars and bottom cards between
+    moves (_reset_level); after any sequence of moves that equals a full copy, including moves that
+    empty a column the reserve then refills at its bottom."""
+    import random
+    rng = random.Random(7)
+    refills = 0
+    for seed in range(60):
+        preset = preset_names()[seed % len(preset_names())]
+        pos = random_position(seed, preset, rng, rng.randrange(0, 120))
+        prob = _Problem(pos)
+        fresh = _Problem(pos)
+        out = np.zeros(512, np.int64)
+        n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
+        prob.cols[1] = 99  # another position's cards
+        K._copy_level(prob.cols, prob.sc, prob.mask, 0)
+        for mv in rng.sample(list(out[:n]), n):
+            K._reset_level(prob.cols, prob.sc, prob.mask, 0)
+            K._apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
+            fresh.cols[1] = 99
+            K._copy_level(fresh.cols, fresh.sc, fresh.mask, 0)
+            K._apply(fresh.cols, fresh.sc, fresh.mask, 1, mv, fresh.params, fresh.reserve, fresh.talon)
+            assert list(prob.sc[1]) == list(fresh.sc[1]) and prob.mask[1] == fresh.mask[1]
+            for c in range(K.MAXCOLS):
+                ln = prob.sc[1, K.SC_LEN + c]
+                assert list(prob.cols[1, c, :ln]) == list(fresh.cols[1, c, :ln]), (seed, preset, int(mv))
+                if ln > 0 and prob.sc[0, K.SC_LEN + c] > 0 and prob.cols[1, c, 0] != prob.cols[0, c, 0]:
+                    refills += 1  # the move emptied column c and the reserve refilled it
+    assert refills >= 5, refills
+
 def long_key_of_short(hi, lo, params):
     """Undo kernel._compact: the long key a short key stands for."""
     tb, wb, rb = (int(params[i]) for i in (K.P_TALON_BITS, K.P_WPOS_BITS, K.P_RES_BITS))
