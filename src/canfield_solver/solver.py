@@ -29,6 +29,7 @@ INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
 LOAD = 0.7         # grow a table at this load
 FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
 DEFAULT_MEMORY_MB = L.DEFAULT_MEMORY_MB
+FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
 SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
 COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
 
@@ -148,6 +149,11 @@ def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | N
     fit, so every position goes to the long table (a test switch).
     """
     params[K.P_TALON_BITS] = ntalon if SHORT_KEYS else 128
+    # The four foundation heights name the talon as well as its mask does (kernel._compact); where they
+    # are narrower they take its place, so longer column streams still fit a short key.
+    params[K.P_FKEY] = 1 if SHORT_KEYS and FOUNDATION_KEYS and 16 < ntalon else 0
+    if params[K.P_FKEY]:
+        params[K.P_TALON_BITS] = 16
     # Covering keeps a cover field where a short key has its waste position: one bit, then for each
     # residue of the waste position modulo the draw, enough bits for 1 + position // draw
     # (kernel._cover_insert_at); never narrower than the waste position itself, which _compact writes there.

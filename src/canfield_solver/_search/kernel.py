@@ -45,13 +45,14 @@ P_SAFE = 8        # safe foundation moves: 0 off, 1 alt/full-wrap table, 2 alt s
 P_STUCK = 9       # 1: apply the stuck-card test
 P_GAPLOCK = 10    # 1: no column-to-column move while a gap is open
 P_SUITBITS = 11   # key bits per card above a column's bottom (layout.py): 1 alternate, 0 same suit, 2 any
-P_TALON_BITS = 12     # widths of word 0's fields in a short key (_compact): talon cards,
+P_TALON_BITS = 12     # widths of word 0's fields in a short key (_compact): talon cards (or foundations, P_FKEY),
 P_WPOS_BITS = 13      # waste position,
 P_RES_BITS = 14       # reserve count,
 P_RDL_BITS = 15       # redeals used (0 when unlimited)
 P_COVER = 16      # 1: rows merge the waste positions of one position and cover the later ones (_cover_insert_at)
 P_COVER_BITS = 17     # bits per residue in a row's cover field
-NPARAMS = 18
+P_FKEY = 18       # 1: a short key's first field holds the foundation heights (4 bits each) instead of the talon mask
+NPARAMS = 19
 # A long row keeps its cover field in word 0's spare bits (the redeal field is unused when redeals are
 # unlimited, which covering needs): bits 52..62.
 LONG_COVER_SHIFT = 52
@@ -836,15 +837,21 @@ def _cover_bits(c, wp, draw, b):
 
 
 @njit(**_NO_NRT)
-def _compact(words, nbits, params):
-    """Rewrite a key as a two-word short key if it fits 127 bits; 1 if it did, 0 if not (unchanged).
+def _compact(words, nbits, params, sc, d):
+    """Rewrite the key of level ``d`` as a two-word short key if it fits 127 bits; 1 if it did, 0 if not
+    (unchanged).
 
     The short key is one 128-bit number: bit 127 set (no short key is zero,
     the empty row), then the column stream exactly as in the long key, and in
-    the lowest bits word 0's fields at their true widths for this search
-    (talon mask, waste position, reserve count, redeals used). The stream
-    names its own length (column headers), so different positions never share
-    a short key, and a position always gets the same one.
+    the lowest bits, at their true widths for this search: the talon mask,
+    or with ``P_FKEY`` the four foundation heights in its place, then the
+    waste position, reserve count and redeals used. The heights name the
+    same talon as the mask: every card is in a column (the stream), the
+    reserve (the top ``count`` cards of its order), a foundation (the first
+    ``height`` cards of the suit's order) or the talon, so the talon is the
+    cards that are in none of the others. The stream names its own length
+    (column headers), so different positions never share a short key, and a
+    position always gets the same one.
     """
     tb = params[P_TALON_BITS]
     wb = params[P_WPOS_BITS]
@@ -853,7 +860,10 @@ def _compact(words, nbits, params):
     if words[3] != np.uint64(0) or nbits + tb + wb + rb + db > 127:
         return 0
     w0 = words[0]
-    low = w0 & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
+    if params[P_FKEY] == 1:
+        low = np.uint64(sc[d, SC_F] | (sc[d, SC_F + 1] << 4) | (sc[d, SC_F + 2] << 8) | (sc[d, SC_F + 3] << 12))
+    else:
+        low = w0 & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
     low |= ((w0 >> np.uint64(WPOS_SHIFT)) & np.uint64(63)) << np.uint64(tb)
     low |= ((w0 >> np.uint64(RES_SHIFT)) & np.uint64(63)) << np.uint64(tb + wb)
     low |= ((w0 >> np.uint64(RDL_SHIFT)) & np.uint64(15)) << np.uint64(tb + wb + rb)
@@ -915,7 +925,7 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             stats[ST_BEST] = sc_k
             return 1
         row = child_keys[k]
-        short = _compact(row, _key(cols, sc, mask, d + 1, params, row, scratch), params)
+        short = _compact(row, _key(cols, sc, mask, d + 1, params, row, scratch), params, sc, d + 1)
         table = ts if short else tt
         wp = _take_wpos(row, short, params)
         h = _hash(row) & np.uint64(table.shape[0] - 1)
@@ -966,7 +976,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         root = stats[ST_DEPTH] * 0
         stats[ST_STARTED] = 1
         stats[ST_DEPTH] = 0
-        short = _compact(words, _key(cols, sc, mask, root, params, words, scratch), params)
+        short = _compact(words, _key(cols, sc, mask, root, params, words, scratch), params, sc, root)
         wp = _take_wpos(words, short, params)
         h = _hash(words) & np.uint64((ts if short else tt).shape[0] - 1)
         _insert_key(ts, tt, words, h, short, wp, params, stats)
