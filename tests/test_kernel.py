@@ -189,11 +189,10 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
         assert list(got) == list(prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS]), (preset, int(mv))
 
 
-
 def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
     """_expand copies a level's cards once and restores only its scalars and bottom cards between
-    moves (_reset_level); after any sequence of moves that equals a full copy, including moves that
-    empty a column the reserve then refills at its bottom."""
+    moves (_reset_level); after each of a position's moves, in any order, the level equals a fresh
+    copy with that move applied, including moves that empty a column the reserve then refills."""
     import random
     rng = random.Random(7)
     refills = 0
@@ -219,6 +218,7 @@ def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
                 if ln > 0 and prob.sc[0, K.SC_LEN + c] > 0 and prob.cols[1, c, 0] != prob.cols[0, c, 0]:
                     refills += 1  # the move emptied column c and the reserve refilled it
     assert refills >= 5, refills
+
 
 def long_key_of_short(hi, lo, params, prob=None):
     """Undo kernel._compact: the long key a short key stands for. With foundation heights in place of the

@@ -87,6 +87,24 @@ def test_long_keys_alone_give_the_same_verdicts(preset, data, seed):
         check_agreement(preset, shape, seed, 12_000)
 
 
+@pytest.mark.parametrize("preset, seed", [("canfield", 141), ("canfield-whole-pile", 12), ("storehouse", 3),
+                                          ("rainbow", 5), ("pysolfc-canfield", 8)])
+def test_foundation_heights_in_short_keys_name_the_same_positions(preset, seed):
+    """Short keys with the four foundation heights in place of the talon mask (docs/solver-notes.md §3)
+    are exact: the same search node for node and position for position, with as many keys short or more
+    (rainbow's any-suit columns take two bits a card and never fit a short key either way)."""
+    from unittest import mock
+
+    import canfield_solver.solver as solver_module
+    on = solve(seed, preset, max_nodes=400_000)
+    with mock.patch.object(solver_module, "FOUNDATION_KEYS", False):
+        off = solve(seed, preset, max_nodes=400_000)
+    assert (on.verdict, on.nodes, on.positions, on.moves) == (off.verdict, off.nodes, off.positions, off.moves)
+    assert on.stats["short_keys"] >= off.stats["short_keys"]
+    if preset == "canfield":  # seed 141's long columns: beside the mask some keys did not fit; now all do
+        assert off.stats["short_keys"] < off.stats["table_keys"] == on.stats["short_keys"]
+
+
 # Covering (docs/solver-notes.md §6): one short row for every waste position of a position, and a child is
 # cut when a position earlier in the same pass was reached. It works only with draw > 1 and unlimited redeals.
 COVER_RULES = ["canfield", "canfield-whole-pile", "pysolfc-canfield", "canfield-sequences"]
