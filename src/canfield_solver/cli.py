@@ -688,7 +688,6 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
          pysolfc: int | None, max_candidates: int | None, jobs: int | None, max_seconds: float, db: str | None,
          out: str | None, fmt: str, as_json: bool) -> int:
     """Print winnable seeds of a given difficulty rating, one per line (and write them as a pack with --out)."""
-
     from .packs import pack_entry, write_pack
     from .store import ResultStore
     from .study import run_study, stored_rules

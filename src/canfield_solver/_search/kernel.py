@@ -462,11 +462,17 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scra
 
 @njit(**_NO_NRT)
 def _copy_level(cols, sc, mask, d):
-    """Make level ``d + 1`` a copy of level ``d``: all its cards, then the rest (_reset_level)."""
+    """Make level ``d + 1`` a copy of level ``d``."""
+    _copy_cards(cols, sc, d)
+    _reset_level(cols, sc, mask, d)
+
+
+@njit(**_NO_NRT)
+def _copy_cards(cols, sc, d):
+    """Copy level ``d``'s cards above each column's bottom to level ``d + 1`` (the rest: _reset_level)."""
     for c in range(MAXCOLS):
         for i in range(1, sc[d, SC_LEN + c]):
             cols[d + 1, c, i] = cols[d, c, i]
-    _reset_level(cols, sc, mask, d)
 
 
 @njit(**_NO_NRT)
@@ -477,7 +483,7 @@ def _reset_level(cols, sc, mask, d):
     A move writes a column only at or above its length at level ``d`` (a
     card is placed on top, cards leave by shortening), except that a column
     the move empties is refilled from the reserve at index 0. So once level
-    ``d + 1`` held all of level ``d``'s cards (_copy_level), the cards above
+    ``d + 1`` held all of level ``d``'s cards (_copy_cards), the cards above
     the bottoms up to level ``d``'s lengths stay equal to level ``d``'s for as
     long as level ``d`` is unchanged, and this restores the copy.
     """
@@ -911,7 +917,7 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         return 2
     nmoves[d] = n
     midx[d] = 0
-    _copy_level(cols, sc, mask, d)  # level d + 1 may hold another position's cards; then the scalars suffice
+    _copy_cards(cols, sc, d)  # level d + 1 may hold another position's cards; then _reset_level suffices
     for k in range(n):
         _reset_level(cols, sc, mask, d)
         _apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
@@ -1020,7 +1026,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         if d + 1 >= maxd:
             stats[ST_TRUNCATED] = 1
             continue
-        # Level d + 1 has held level d's cards since d was expanded (_expand's _copy_level): the
+        # Level d + 1 has held level d's cards since d was expanded (_expand's _copy_cards): the
         # search below d + 1 writes only deeper levels, so restoring it is enough (_reset_level).
         _reset_level(cols, sc, mask, d)
         _apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
