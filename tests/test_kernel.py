@@ -55,6 +55,13 @@ def reference_moves(pos):
     return want
 
 
+
+def unpack_rules(pos):
+    """layout.unpack's arguments that come from the position's rules and base card."""
+    r = pos.rules
+    return {"ncols": r.columns, "ranks": r.ranks, "base_rank": pos.base_rank, "build": L.BUILD_CODES[r.build],
+            "wrap": {"full": 0, "relative-to-base": 1, "none": 2}[r.tableau_wrap]}
+
 @settings(max_examples=400, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 200))
@@ -85,9 +92,7 @@ def test_pack_matches_kernel_and_round_trips(seed, preset, rng, steps):
     kk, prob = kernel_key(pos)
     assert kk == py_key(pos, prob.talon_list)
     r = pos.rules
-    wrap = {"full": 0, "relative-to-base": 1, "none": 2}[r.tableau_wrap]
-    un = L.unpack(kk, ncols=r.columns, ranks=r.ranks, base_rank=pos.base_rank, wrap=wrap,
-                  build=L.BUILD_CODES[r.build], reserve_order=pos.reserve, talon_order=prob.talon_list)
+    un = L.unpack(kk, **unpack_rules(pos), reserve_order=pos.reserve, talon_order=prob.talon_list)
     # Unpacking gives the canonical position: same piles, columns sorted.
     assert un["reserve"] == pos.reserve
     assert un["foundations"] == pos.foundations
@@ -220,57 +225,32 @@ def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
     assert refills >= 5, refills
 
 
-def long_key_of_short(hi, lo, params, prob=None):
+def long_key_of_short(hi, lo, params, pos=None):
     """Undo kernel._compact: the long key a short key stands for. With foundation heights in place of the
-    talon mask (P_FKEY), the talon is the cards of ``prob``'s talon order in no column, not in the
-    reserve and not home."""
+    talon mask (P_FKEY), the talon is the cards of ``pos``'s talon order in no column, not in the reserve
+    and not home."""
     tb, wb, rb = (int(params[i]) for i in (K.P_TALON_BITS, K.P_WPOS_BITS, K.P_RES_BITS))
     db = int(params[K.P_RDL_BITS])
     assert hi >> 63 == 1
     v = (hi << 64) | lo
     low = v & ((1 << (tb + wb + rb + db)) - 1)
     stream = ((v << 1) & ((1 << 128) - 1)) & ~((1 << (tb + wb + rb + db + 1)) - 1)
+    rc = (low >> (tb + wb)) & ((1 << rb) - 1)
     w0 = ((low >> tb) & ((1 << wb) - 1)) << L.WPOS_SHIFT
-    w0 |= ((low >> (tb + wb)) & ((1 << rb) - 1)) << L.RES_SHIFT
+    w0 |= rc << L.RES_SHIFT
     w0 |= ((low >> (tb + wb + rb)) & ((1 << db) - 1)) << L.RDL_SHIFT
     words = [w0 | 1 << L.MARK_BIT, stream >> 64, stream & ((1 << 64) - 1), 0]
     if not params[K.P_FKEY]:
         words[0] |= low & ((1 << tb) - 1)
         return words
-    heights = [(low >> (4 * s)) & 15 for s in range(4)]
-    cols = column_cards(words, prob)
-    placed = {c for col in cols for c in col}
-    placed |= set(int(c) for c in prob.reserve[:(w0 >> L.RES_SHIFT) & ((1 << rb) - 1)])
-    placed |= {c for c in range(52) if prob.lut[c, K.LUT_REL] < heights[c // 13]}
-    for i, c in enumerate(prob.talon_list):
+    r = pos.rules
+    cols = L.unpack(words, **unpack_rules(pos), reserve_order=[], talon_order=[])["tableau"]
+    home = {s * 13 + (pos.base_rank + i) % r.ranks for s in range(4) for i in range((low >> (4 * s)) & 15)}
+    placed = {c for col in cols for c in col} | set(pos.reserve[:rc]) | home
+    for i, c in enumerate(list(pos.waste) + list(reversed(pos.stock))):  # the talon order (_Problem)
         if c not in placed:
             words[0] |= 1 << i
     return words
-
-
-def column_cards(words, prob):
-    """The columns a long key's stream names, read with the search's own card table (prob.lut)."""
-    stream = (words[1] << 128) | (words[2] << 64) | words[3]
-    pos = L.COL_STREAM_BITS
-    sb = int(prob.params[K.P_SUITBITS])
-    cols = []
-    for _ in range(prob.rules.columns):
-        pos -= 12
-        head = (stream >> pos) & 4095
-        bottom, length = head >> 6, head & 63
-        if bottom == 0:
-            cols.append([])
-            continue
-        col = [bottom - 1]
-        for _ in range(length - 1):
-            pos -= sb
-            code = (stream >> pos) & ((1 << sb) - 1)
-            guests = [c for c in range(52) if prob.lut[c, col[-1]] == 1 and
-                      L.suit_code(int(prob.params[K.P_BUILD]), c // 13) == code]
-            assert len(guests) == 1, (col, code, guests)
-            col.append(guests[0])
-        cols.append(col)
-    return cols
 
 
 @settings(max_examples=300, deadline=None)
@@ -288,7 +268,7 @@ def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):
     assert K._compact(words, nbits, prob.params, prob.sc, 0) == fits
     if fits:
         assert int(words[2]) == int(words[3]) == 0
-        assert long_key_of_short(int(words[0]), int(words[1]), prob.params, prob) == long_key
+        assert long_key_of_short(int(words[0]), int(words[1]), prob.params, pos) == long_key
     else:
         assert [int(w) for w in words] == long_key
 
