@@ -105,25 +105,6 @@ def test_foundation_heights_in_short_keys_name_the_same_positions(preset, seed):
         assert off.stats["short_keys"] < off.stats["table_keys"] == on.stats["short_keys"]
 
 
-# Deals whose first 200,000 nodes reach stuck positions, and one under relative wrap, where none of
-# seeds 0-79 does (the closure's relative-wrap pattern is compared card by card in test_kernel.py).
-@pytest.mark.parametrize("preset, seed, prunes", [("canfield", 1, True), ("canfield-whole-pile", 1, True),
-                                                  ("canfield-draw1", 70, True),
-                                                  ("solvitaire-canfield-strict", 4, False)])
-def test_stuck_closure_in_words_makes_the_same_search(preset, seed, prunes):
-    """The stuck-card closure in word operations (docs/solver-notes.md §1) only makes a node cheaper:
-    the same verdict, nodes, positions, moves and stuck prunes with it switched off."""
-    from unittest import mock
-
-    import canfield_solver.solver as solver_module
-    on = solve(seed, preset, max_nodes=200_000)
-    with mock.patch.object(solver_module, "FAST_STUCK", False):
-        off = solve(seed, preset, max_nodes=200_000)
-    assert (on.verdict, on.nodes, on.positions, on.moves, on.stats["stuck_prunes"]) == (
-        off.verdict, off.nodes, off.positions, off.moves, off.stats["stuck_prunes"])
-    assert (on.stats["stuck_prunes"] > 0) == prunes
-
-
 # Covering (docs/solver-notes.md §6): one short row for every waste position of a position, and a child is
 # cut when a position earlier in the same pass was reached. It works only with draw > 1 and unlimited redeals.
 COVER_RULES = ["canfield", "canfield-whole-pile", "pysolfc-canfield", "canfield-sequences"]

@@ -32,7 +32,6 @@ DEFAULT_MEMORY_MB = L.DEFAULT_MEMORY_MB
 FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
 SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
 COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
-FAST_STUCK = True  # the stuck-card closure in word operations where the rules allow (kernel._stuck_closure_words); off only in tests
 
 
 class Verdict(str, enum.Enum):
@@ -227,35 +226,6 @@ def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
     return bm
 
 
-@functools.lru_cache(maxsize=64)
-def _stuck_in_words(r: Rules, base_rank: int) -> int:
-    """Which pattern of kernel._stuck_closure_words stands for the card-by-card closure here (0: none).
-
-    One may where every card's lower cards and hosts (the masks the closure
-    reads) are exactly what it computes with word operations: a suit's ranks
-    in foundation order are its ranks rotated by the base, and a card's hosts
-    are the two cards of the other colour one rank up, wrapping (1), or the
-    same except that the rank below the base has none (2, the wrap relative
-    to the base).
-    """
-    bm = _card_masks(r, base_rank)
-    n = r.ranks
-    for mode in (1, 2):
-        ok = True
-        for c in r.deck:
-            suit, rank = divmod(c, 13)
-            lower = sum(1 << (suit * 13 + x) for x in range(n) if (x - base_rank) % n < (rank - base_rank) % n)
-            other = (1, 2) if suit in (0, 3) else (0, 3)  # clubs and spades are black
-            up = (rank + 1) % n
-            hosts = 0 if mode == 2 and up == base_rank else sum(1 << (h * 13 + up) for h in other)
-            if int(bm[K.BM_LOWER + c]) != lower or int(bm[K.BM_HOSTS + c]) != hosts:
-                ok = False
-                break
-        if ok:
-            return mode
-    return 0
-
-
 class _Tables:
     """The short and the long transposition table (kernel._compact), grown within one memory cap.
 
@@ -312,8 +282,6 @@ class _Problem:
         _key_widths(self.params, len(talon_list), len(pos.reserve), r.redeals)
         self.lut = _lookup_table(r, pos.base_rank)
         self.bm = _card_masks(r, pos.base_rank)
-        self.params[K.P_BASE] = pos.base_rank
-        self.params[K.P_FAST_STUCK] = _stuck_in_words(r, pos.base_rank) if FAST_STUCK else 0
         self.cols = np.zeros((MAX_LEVELS, K.MAXCOLS, K.COLCAP), np.int8)
         self.sc = np.zeros((MAX_LEVELS, K.NSC), np.int64)
         self.mask = np.zeros(MAX_LEVELS, np.uint64)

@@ -52,10 +52,7 @@ P_RDL_BITS = 15       # redeals used (0 when unlimited)
 P_COVER = 16      # 1: rows merge the waste positions of one position and cover the later ones (_cover_insert_at)
 P_COVER_BITS = 17     # bits per residue in a row's cover field
 P_FKEY = 18       # 1: a short key's first field holds the foundation heights (4 bits each) instead of the talon mask
-P_BASE = 19       # the base rank (0..12): a suit's foundation order is its ranks rotated by it
-P_FAST_STUCK = 20  # hosts and lower cards follow the alternate-colour pattern (_stuck_closure_words): 1 full wrap,
-                   # 2 wrap relative to the base (no host for the rank below it); 0 neither
-NPARAMS = 21
+NPARAMS = 19
 # A long row keeps its cover field in word 0's spare bits (the redeal field is unused when redeals are
 # unlimited, which covering needs): bits 52..62.
 LONG_COVER_SHIFT = 52
@@ -243,82 +240,6 @@ def _bit(card):
 
 
 @njit(**_NO_NRT)
-def _rotr(x, b, nr):
-    """Rotate the low ``nr`` bits of ``x`` right by ``b`` (0 <= b < nr)."""
-    if b == 0:
-        return x
-    m = (np.uint64(1) << np.uint64(nr)) - np.uint64(1)
-    return ((x >> np.uint64(b)) | (x << np.uint64(nr - b))) & m
-
-
-@njit(**_NO_NRT)
-def _stuck_closure_words(cols, sc, d, params, bm, work):
-    """_stuck_closure for alternate colours, each pass in a few word operations.
-
-    The same greatest set S, found by the same passes. Card c is suit
-    ``c // 13`` and rank ``c % 13``. (a) A suit's cards that are kept are those
-    above (in foundation order: ranks rotated by the base) the lowest of the
-    suit's cards in S or under S. (b) A card's hosts are the two cards of the
-    other colour one rank up (wrapping), so the red cards of rank r are kept
-    when both black cards of rank r + 1 are home or under S, and the other
-    way round. ``P_FAST_STUCK`` is set only where the card masks (BM_LOWER,
-    BM_HOSTS) were checked to be exactly these. ``work`` is scratch:
-    work[0, c] the column's cards, work[1, c] the cards at or above its
-    topmost card of S, work[2, c] that card's index.
-    """
-    ncols = params[P_NCOLS]
-    nr = params[P_RANKS]
-    base = params[P_BASE]
-    rm = (np.uint64(1) << np.uint64(nr)) - np.uint64(1)
-    # Relative wrap (mode 2): the rank below the base has no host, so its cards always pass (b).
-    nohost = np.uint64(1) << np.uint64((base + nr - 1) % nr) if params[P_FAST_STUCK] == 2 else np.uint64(0)
-    s_mask = np.uint64(0)
-    for c in range(ncols):
-        acc = np.uint64(0)
-        ln = sc[d, SC_LEN + c]
-        for i in range(ln):
-            acc |= _bit(cols[d, c, i])
-        work[0, c] = acc
-        work[1, c] = _bit(cols[d, c, ln - 1]) if ln > 0 else np.uint64(0)
-        work[2, c] = np.uint64(ln)  # index + 1 of the topmost card of S (0: none)
-        s_mask |= acc
-    home = np.uint64(0)
-    for k in range(4):
-        home |= bm[BM_HOME + k * 16 + sc[d, SC_F + k]]
-    while s_mask != np.uint64(0):
-        under = np.uint64(0)
-        for c in range(ncols):
-            t = np.int64(work[2, c]) - 1
-            above = work[1, c]
-            while t >= 0 and (s_mask & _bit(cols[d, c, t])) == np.uint64(0):
-                t -= 1
-                if t >= 0:
-                    above |= _bit(cols[d, c, t])
-            if t < 0:
-                above = work[0, c]
-                t = -1
-            work[1, c] = above
-            work[2, c] = np.uint64(t + 1)
-            under |= work[0, c] & ~above
-        s_or_u = s_mask | under
-        keep = np.uint64(0)
-        for k in range(4):
-            sh = np.uint64(13 * k)
-            o = _rotr((s_or_u >> sh) & rm, base, nr)
-            if o != np.uint64(0):
-                above_low = rm & ~((np.uint64(2) << _ctz(o)) - np.uint64(1))  # orders above the lowest
-                keep |= _rotr(above_low, (nr - base) % nr, nr) << sh
-        blocked = home | under
-        red = _rotr(blocked & (blocked >> np.uint64(39)) & rm, 1, nr) | nohost  # both black hosts blocked
-        black = _rotr((blocked >> np.uint64(13)) & (blocked >> np.uint64(26)) & rm, 1, nr) | nohost
-        keep &= black | (red << np.uint64(13)) | (red << np.uint64(26)) | (black << np.uint64(39))
-        if s_mask & keep == s_mask:
-            break
-        s_mask &= keep
-    return s_mask
-
-
-@njit(**_NO_NRT)
 def _stuck_closure(cols, sc, d, params, bm, prefix):
     """The cards that can never move, as a mask (SOLVER-NOTES §2); 0 when there are none.
 
@@ -329,8 +250,6 @@ def _stuck_closure(cols, sc, d, params, bm, prefix):
     (b), then testing again, until nothing drops. ``prefix`` is scratch:
     prefix[c, i] = the cards under position i of column c.
     """
-    if params[P_FAST_STUCK] != 0:
-        return _stuck_closure_words(cols, sc, d, params, bm, prefix)
     ncols = params[P_NCOLS]
     s_mask = np.uint64(0)
     for c in range(ncols):
