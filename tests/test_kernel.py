@@ -177,6 +177,44 @@ def test_stuck_closure_equals_the_plain_rule():
     assert fired >= 40, (fired, checked)
 
 
+def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
+    """The positions of a hard search hold long runs (seed 141 of canfield: 30-50 tableau cards late),
+    where the closure peels one card a column at a time: on every child of positions sampled along the
+    search's path, the kernel's stuck set equals SOLVER-NOTES §2 in Python."""
+    from canfield_solver import get_rules
+    from canfield_solver.solver import _key_words, _Tables
+    rules = get_rules("canfield")
+    start = Position(Deal.from_seed(141, rules))
+    prob = _Problem(start)
+    tables = _Tables(_key_words(rules), 256 << 20, prob.cover_fields())
+    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+    out = np.zeros(512, np.int64)
+    checked = fired = longest = 0
+    for _ in range(40):
+        st = K._search(*prob.search_args(tables, 50_000))
+        if st in (K.GROW, K.GROW_LONG):
+            tables.grow("short" if st == K.GROW else "long", prob.words)
+            continue
+        assert st == K.RUNNING
+        d = int(prob.stats[K.ST_DEPTH])
+        n = K._gen(prob.cols, prob.sc, prob.mask, d, prob.params, prob.reserve, prob.talon, prob.lut, prob.bm,
+                   out, False, prob.scratch, -1, -1, -1)
+        K._copy_level(prob.cols, prob.sc, prob.mask, d)
+        for mv in out[:n]:
+            K._reset_level(prob.cols, prob.sc, prob.mask, d)
+            K._apply(prob.cols, prob.sc, prob.mask, d + 1, mv, prob.params, prob.reserve, prob.talon)
+            pos = start.copy()
+            pos.tableau = [[int(x) for x in prob.cols[d + 1, c, :prob.sc[d + 1, K.SC_LEN + c]]] for c in range(4)]
+            pos.foundations = [int(x) for x in prob.sc[d + 1, K.SC_F:K.SC_F + 4]]
+            m = int(K._stuck_closure(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix))
+            want = py_stuck(pos)
+            assert {c for c in range(52) if m >> c & 1} == want, pos.tableau
+            checked += 1
+            fired += bool(want)
+            longest = max(longest, max(map(len, pos.tableau)))
+    assert checked >= 100 and fired >= 10 and longest >= 15, (checked, fired, longest)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 200))

@@ -243,43 +243,61 @@ def _bit(card):
 def _stuck_closure(cols, sc, d, params, bm, prefix):
     """The cards that can never move, as a mask (SOLVER-NOTES §2); 0 when there are none.
 
-    S starts as every tableau card. A card Y stays in S only if (a) some
-    lower card of its suit that is not home is in S or lies under a card of
-    S in its column, and (b) every host of Y is home or lies under a card of S.
-    The greatest such S is found by dropping every card that fails (a) or
-    (b), then testing again, until nothing drops. ``prefix`` is scratch:
-    prefix[c, i] = the cards under position i of column c.
+    S is the greatest set of tableau cards in which every card Y has (a) some
+    lower card of its suit that is not home in S or under a card of S in its
+    column, and (b) every host home or under a card of S. Only the topmost
+    card of S in each column decides what is "in S or under S" (every card at
+    or below it) and what is "under S" (every card below it), so the search is
+    over one pointer per column: start at the tops; while a column's pointed
+    card fails (a) or (b) against the current pointers, move that pointer one
+    card down. Every card dropped so fails against a superset of S (the
+    conditions only get harder as S shrinks), so S stays inside; when no
+    pointed card fails, the pointed cards with the cards below them that pass
+    form a set that supports itself, so it is S. Each pointer moves down at
+    most its column's length, so the work is about one test per tableau card,
+    where dropping all failing cards pass after pass tests every card of S
+    again each pass (a pass per card peeled off a long run).
+    ``prefix`` is scratch: prefix[0, c] = 1 + the pointer of column c.
     """
     ncols = params[P_NCOLS]
-    s_mask = np.uint64(0)
+    s_or_u = np.uint64(0)
+    tops = np.uint64(0)
     for c in range(ncols):
-        acc = np.uint64(0)
-        for i in range(sc[d, SC_LEN + c]):
-            prefix[c, i] = acc
-            acc |= _bit(cols[d, c, i])
-        s_mask |= acc
+        ln = sc[d, SC_LEN + c]
+        for i in range(ln):
+            s_or_u |= _bit(cols[d, c, i])
+        if ln > 0:
+            tops |= _bit(cols[d, c, ln - 1])
+        prefix[0, c] = np.uint64(ln)
+    under = s_or_u & ~tops
     home = np.uint64(0)
     for k in range(4):
         home |= bm[BM_HOME + k * 16 + sc[d, SC_F + k]]
-    while s_mask != np.uint64(0):
-        under = np.uint64(0)
+    changed = True
+    while changed:
+        changed = False
         for c in range(ncols):
-            for i in range(sc[d, SC_LEN + c] - 1, -1, -1):
-                if s_mask & _bit(cols[d, c, i]):
-                    under |= prefix[c, i]
+            t = np.int64(prefix[0, c]) - 1
+            while t >= 0:
+                y = cols[d, c, t]
+                if (bm[BM_LOWER + y] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + y] & ~(home | under)) == np.uint64(0):
                     break
-        s_or_u = s_mask | under
-        free = ~(home | under)
-        drop = np.uint64(0)
-        rest = s_mask
-        while rest != np.uint64(0):
-            card = _ctz(rest)
-            rest &= rest - np.uint64(1)
-            if (bm[BM_LOWER + card] & s_or_u) == np.uint64(0) or (bm[BM_HOSTS + card] & free) != np.uint64(0):
-                drop |= _bit(card)
-        if drop == np.uint64(0):
-            break
-        s_mask &= ~drop
+                s_or_u &= ~_bit(y)
+                t -= 1
+                if t >= 0:
+                    under &= ~_bit(cols[d, c, t])
+                changed = True
+            prefix[0, c] = np.uint64(t + 1)
+    s_mask = np.uint64(0)
+    for c in range(ncols):
+        top = np.int64(prefix[0, c]) - 1
+        if top < 0:
+            continue
+        s_mask |= _bit(cols[d, c, top])
+        for i in range(top):
+            y = cols[d, c, i]
+            if (bm[BM_LOWER + y] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + y] & ~(home | under)) == np.uint64(0):
+                s_mask |= _bit(y)
     return s_mask
 
 
