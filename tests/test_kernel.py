@@ -55,12 +55,12 @@ def reference_moves(pos):
     return want
 
 
-
 def unpack_rules(pos):
     """layout.unpack's arguments that come from the position's rules and base card."""
     r = pos.rules
     return {"ncols": r.columns, "ranks": r.ranks, "base_rank": pos.base_rank, "build": L.BUILD_CODES[r.build],
             "wrap": {"full": 0, "relative-to-base": 1, "none": 2}[r.tableau_wrap]}
+
 
 @settings(max_examples=400, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
@@ -204,7 +204,8 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
             K._reset_level(prob.cols, prob.sc, prob.mask, d)
             K._apply(prob.cols, prob.sc, prob.mask, d + 1, mv, prob.params, prob.reserve, prob.talon)
             pos = start.copy()
-            pos.tableau = [[int(x) for x in prob.cols[d + 1, c, :prob.sc[d + 1, K.SC_LEN + c]]] for c in range(4)]
+            pos.tableau = [[int(x) for x in prob.cols[d + 1, c, :prob.sc[d + 1, K.SC_LEN + c]]]
+                           for c in range(rules.columns)]
             pos.foundations = [int(x) for x in prob.sc[d + 1, K.SC_F:K.SC_F + 4]]
             m = int(K._stuck_closure(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix))
             want = py_stuck(pos)

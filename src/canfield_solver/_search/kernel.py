@@ -240,6 +240,13 @@ def _bit(card):
 
 
 @njit(**_NO_NRT)
+def _stays(card, bm, s_or_u, blocked):
+    """SOLVER-NOTES §2's test: a lower card of its suit is in or under S (``s_or_u``; home cards never
+    are), and every host is home or under S (``blocked``)."""
+    return (bm[BM_LOWER + card] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + card] & ~blocked) == np.uint64(0)
+
+
+@njit(**_NO_NRT)
 def _stuck_closure(cols, sc, d, params, bm, prefix):
     """The cards that can never move, as a mask (SOLVER-NOTES §2); 0 when there are none.
 
@@ -280,7 +287,7 @@ def _stuck_closure(cols, sc, d, params, bm, prefix):
             t = np.int64(prefix[0, c]) - 1
             while t >= 0:
                 y = cols[d, c, t]
-                if (bm[BM_LOWER + y] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + y] & ~(home | under)) == np.uint64(0):
+                if _stays(y, bm, s_or_u, home | under):
                     break
                 s_or_u &= ~_bit(y)
                 t -= 1
@@ -296,7 +303,7 @@ def _stuck_closure(cols, sc, d, params, bm, prefix):
         s_mask |= _bit(cols[d, c, top])
         for i in range(top):
             y = cols[d, c, i]
-            if (bm[BM_LOWER + y] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + y] & ~(home | under)) == np.uint64(0):
+            if _stays(y, bm, s_or_u, home | under):
                 s_mask |= _bit(y)
     return s_mask
 
