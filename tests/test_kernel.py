@@ -1,6 +1,9 @@
 """Kernel pieces against the reference engine: move generation and packed keys."""
 
+import os
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -151,7 +154,7 @@ def _fits(pos, card, host):
 def kernel_stuck(pos):
     prob = _Problem(pos)
     prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-    m = int(K._stuck_closure(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix))
+    m = int(K._stuck_closure(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix, K.ALL_CARDS))
     return {c for c in range(52) if m >> c & 1}
 
 
@@ -177,6 +180,11 @@ def test_stuck_closure_equals_the_plain_rule():
     assert fired >= 40, (fired, checked)
 
 
+needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
+                               reason="searches of millions of nodes are too slow with NUMBA_DISABLE_JIT=1")
+
+
+@needs_jit
 def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
     """The positions of a hard search hold long runs (seed 141 of canfield: 30-50 tableau cards late),
     where the closure peels one card a column at a time: on every child of positions sampled along the
@@ -207,7 +215,7 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
             pos.tableau = [[int(x) for x in prob.cols[d + 1, c, :prob.sc[d + 1, K.SC_LEN + c]]]
                            for c in range(rules.columns)]
             pos.foundations = [int(x) for x in prob.sc[d + 1, K.SC_F:K.SC_F + 4]]
-            m = int(K._stuck_closure(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix))
+            m = int(K._stuck_closure(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix, K.ALL_CARDS))
             want = py_stuck(pos)
             assert {c for c in range(52) if m >> c & 1} == want, pos.tableau
             checked += 1
@@ -216,11 +224,81 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
     assert checked >= 100 and fired >= 10 and longest >= 15, (checked, fired, longest)
 
 
+def check_child_stuck_shortcut(prob, d, tally):
+    """On every child of level ``d`` (all moves, and the safe-move list), the search's stuck test of a
+    child (``_child_is_stuck``: candidates from the move, then the closure) equals the closure itself."""
+    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+    out = np.zeros(512, np.int64)
+    assert not K._is_stuck(prob.cols, prob.sc, d, prob.params, prob.bm, prefix)
+    for safe in (False, True):
+        n = K._gen(prob.cols, prob.sc, prob.mask, d, prob.params, prob.reserve, prob.talon, prob.lut, prob.bm,
+                   out, safe, prob.scratch, -1, -1, -1)
+        K._copy_level(prob.cols, prob.sc, prob.mask, d)
+        for mv in out[:n]:
+            K._reset_level(prob.cols, prob.sc, prob.mask, d)
+            K._apply(prob.cols, prob.sc, prob.mask, d + 1, mv, prob.params, prob.reserve, prob.talon)
+            full = bool(K._is_stuck(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix))
+            fast = bool(K._child_is_stuck(prob.cols, prob.sc, d, mv, prob.params, prob.reserve, prob.talon,
+                                          prob.bm, prefix))
+            assert fast == full, (int(mv) & 15, full)
+            cand = K._stuck_candidates(prob.cols, prob.sc, d, mv, prob.reserve, prob.talon, prob.bm)
+            kind = int(mv) & 15
+            tally["children"] += 1
+            tally["no closure"] += cand == 0
+            tally["candidates"] += cand not in (0, K.ALL_CARDS)
+            if full:
+                tally["stuck after a card went home" if kind in (K.K_RF, K.K_WF, K.K_TF) else
+                      "stuck after a card was placed" if kind in (K.K_RT, K.K_WT) else "stuck after a column move"] += 1
+
+
+@needs_jit
+def test_stuck_test_of_a_child_equals_the_closure_along_hard_searches():
+    """The search runs the stuck-card closure on a child only when the move could have made a stuck
+    set (docs/solver-notes.md §1): on every child of positions sampled along six searches, four rule
+    sets, it answers as the closure does, and children made stuck by a card sent home and by a card
+    placed both occur (so leaving out a move's guests or its placed card fails here)."""
+    from collections import Counter
+    from canfield_solver import get_rules
+    from canfield_solver.solver import _key_words, _Tables
+    tally = Counter()
+    for rules_name, seed, chunks, nodes in [("canfield", 141, 25, 40_000), ("canfield", 6, 25, 40_000),
+                                            ("canfield-whole-pile", 12, 15, 40_000),
+                                            ("solvitaire-canfield-strict", 9, 10, 20_000),
+                                            ("storehouse-aces", 11, 10, 20_000), ("rainbow", 3, 10, 20_000)]:
+        rules = get_rules(rules_name)
+        prob = _Problem(Position(Deal.from_seed(seed, rules)))
+        tables = _Tables(_key_words(rules), 256 << 20, prob.cover_fields())
+        for _ in range(chunks):
+            st_ = K._search(*prob.search_args(tables, nodes))
+            if st_ in (K.GROW, K.GROW_LONG):
+                tables.grow("short" if st_ == K.GROW else "long", prob.words)
+                continue
+            if st_ != K.RUNNING:
+                break
+            check_child_stuck_shortcut(prob, int(prob.stats[K.ST_DEPTH]), tally)
+    assert tally["children"] >= 500 and tally["no closure"] >= 40 and tally["candidates"] >= 300, tally
+    assert tally["stuck after a card went home"] >= 5 and tally["stuck after a card was placed"] >= 5, tally
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
+       st.integers(0, 150))
+def test_stuck_test_of_a_child_equals_the_closure_after_random_play(seed, preset, rng, steps):
+    """The same on every child of random positions of every preset (gaps, refills, runs, other builds)."""
+    from collections import Counter
+    pos = random_position(seed, preset, rng, steps)
+    prob = _Problem(pos)
+    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+    if not K._is_stuck(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix):
+        check_child_stuck_shortcut(prob, 0, Counter())
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 200))
 def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
-    """After every move the kernel can make, the per-column key codes it updated equal codes built anew."""
+    """After every move the kernel can make, the per-column key codes and the tableau mask it updated
+    equal those built anew."""
     pos = random_position(seed, preset, rng, steps)
     prob = _Problem(pos)
     out = np.zeros(512, np.int64)
@@ -229,8 +307,11 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
         K._copy_level(prob.cols, prob.sc, prob.mask, 0)
         K._apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
         got = prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS].copy()
+        tab = int(prob.sc[1, K.SC_TAB])
         K._init_codes(prob.cols, prob.sc, 1, prob.params)
         assert list(got) == list(prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS]), (preset, int(mv))
+        want = sum(1 << int(prob.cols[1, c, i]) for c in range(K.MAXCOLS) for i in range(prob.sc[1, K.SC_LEN + c]))
+        assert tab == int(prob.sc[1, K.SC_TAB]) == want, (preset, int(mv))
 
 
 def test_restoring_a_level_after_each_move_equals_a_fresh_copy():

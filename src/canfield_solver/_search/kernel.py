@@ -76,6 +76,7 @@ BM_HOSTS = 52
 BM_GUESTS = 104
 BM_HOME = 156     # + suit * 16 + height
 BM_SIZE = 220
+ALL_CARDS = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 # Per-level scalars (one int64 row per stack level) ---------------------------
 SC_RES = 0        # reserve cards left (the top is reserve[SC_RES - 1])
@@ -85,7 +86,8 @@ SC_F = 3          # 4 foundation counts, by suit
 SC_LEN = 7        # column lengths (up to 6 columns)
 SC_CB = 13        # per column, the key's suit codes of the cards above its bottom, newest lowest
                   # (kept only when they fit 64 bits: P_SUITBITS <= 1)
-NSC = 19
+SC_TAB = 19       # the cards in the columns, as a mask (bit c = card c)
+NSC = 20
 
 MAXCOLS = 6
 COLCAP = 53
@@ -247,7 +249,7 @@ def _stays(card, bm, s_or_u, blocked):
 
 
 @njit(**_NO_NRT)
-def _stuck_closure(cols, sc, d, params, bm, prefix):
+def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     """The cards that can never move, as a mask (SOLVER-NOTES §2); 0 when there are none.
 
     S is the greatest set of tableau cards in which every card Y has (a) some
@@ -265,14 +267,15 @@ def _stuck_closure(cols, sc, d, params, bm, prefix):
     where dropping all failing cards pass after pass tests every card of S
     again each pass (a pass per card peeled off a long run).
     ``prefix`` is scratch: prefix[0, c] = 1 + the pointer of column c.
+    ``cand`` is ``ALL_CARDS``, or cards of which S must hold one if it is not
+    empty (``_stuck_candidates``): when none of them passes (a) and (b) against
+    the whole tableau (the largest S there can be), the answer is 0 at once.
     """
     ncols = params[P_NCOLS]
-    s_or_u = np.uint64(0)
+    s_or_u = np.uint64(sc[d, SC_TAB])
     tops = np.uint64(0)
     for c in range(ncols):
         ln = sc[d, SC_LEN + c]
-        for i in range(ln):
-            s_or_u |= _bit(cols[d, c, i])
         if ln > 0:
             tops |= _bit(cols[d, c, ln - 1])
         prefix[0, c] = np.uint64(ln)
@@ -280,6 +283,16 @@ def _stuck_closure(cols, sc, d, params, bm, prefix):
     home = np.uint64(0)
     for k in range(4):
         home |= bm[BM_HOME + k * 16 + sc[d, SC_F + k]]
+    if cand != ALL_CARDS:
+        # A card of S has a lower card of its suit on the tableau and every host home or covered.
+        m = cand & s_or_u
+        found = False
+        while m != np.uint64(0) and not found:
+            y = np.int64(_ctz(m))
+            m &= m - np.uint64(1)
+            found = (bm[BM_LOWER + y] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + y] & ~(home | under)) == np.uint64(0)
+        if not found:
+            return np.uint64(0)
     changed = True
     while changed:
         changed = False
@@ -316,7 +329,63 @@ def _is_stuck(cols, sc, d, params, bm, prefix):
     """
     if params[P_STUCK] != 1:
         return False
-    return _stuck_closure(cols, sc, d, params, bm, prefix) != np.uint64(0)
+    return _stuck_closure(cols, sc, d, params, bm, prefix, ALL_CARDS) != np.uint64(0)
+
+
+@njit(**_NO_NRT)
+def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
+    """Cards of which the child of level ``d`` by move ``mv`` must hold one in its stuck set, if that
+    set is not empty, given that level ``d``'s own set is empty (docs/solver-notes.md §1): 0 when the
+    child's set is empty for sure, ``ALL_CARDS`` when the whole closure must run.
+
+    A move changes the closure's conditions only through the card it places (which may cover
+    hosts) and the card it sends home (which blocks its guests' hosts), so a set the parent lacked
+    must hold that card or one of those guests. A card left on top of a host it can still use is
+    never stuck, so a top card moved off one of its hosts makes no stuck set at all. Moves that
+    empty a column, move more than one card or fill a gap from the reserve run the whole closure.
+    """
+    kind = mv & 15
+    src = (mv >> 4) & 255
+    cnt = (mv >> 20) & 255
+    res = sc[d, SC_RES]
+    if kind == K_RF or kind == K_RT:
+        res -= 1
+    if sc[d + 1, SC_RES] != res:  # a gap was filled from the reserve
+        return ALL_CARDS
+    if kind == K_TT:
+        ls = sc[d, SC_LEN + src]
+        if cnt != 1 or ls <= 1:
+            return ALL_CARDS
+        x = int(cols[d, src, ls - 1])
+        if (bm[BM_HOSTS + x] & _bit(cols[d, src, ls - 2])) != np.uint64(0):
+            return np.uint64(0)
+        return _bit(x)
+    if kind == K_TF:
+        ls = sc[d, SC_LEN + src]
+        if ls <= 1:
+            return ALL_CARDS
+        return bm[BM_GUESTS + int(cols[d, src, ls - 1])]
+    if kind == K_RF:
+        return bm[BM_GUESTS + int(reserve[res])]
+    if kind == K_WF:
+        return bm[BM_GUESTS + int(talon[src])]
+    if kind == K_RT:
+        return _bit(reserve[res])
+    if kind == K_WT:
+        return _bit(talon[src])
+    return ALL_CARDS
+
+
+@njit(**_NO_NRT)
+def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
+    """``_is_stuck`` for the child of level ``d`` (a position with no stuck card) by move ``mv``,
+    on level ``d + 1``: the same answer, mostly without the closure (``_stuck_candidates``)."""
+    if params[P_STUCK] != 1:
+        return False
+    cand = _stuck_candidates(cols, sc, d, mv, reserve, talon, bm)
+    if cand == np.uint64(0):
+        return False
+    return _stuck_closure(cols, sc, d + 1, params, bm, prefix, cand) != np.uint64(0)
 
 
 @njit(**_NO_NRT)
@@ -537,20 +606,25 @@ def _place(cols, sc, d, card, to_foundation, dst, sb):
         ln = sc[d, SC_LEN + dst]
         cols[d, dst, ln] = card
         sc[d, SC_LEN + dst] = ln + 1
+        sc[d, SC_TAB] |= np.int64(1) << np.int64(card)
         if sb <= 1:
             sc[d, SC_CB + dst] = (sc[d, SC_CB + dst] << sb) | _suit_code(card, sb) if ln > 0 else 0
 
 
 @njit(**_NO_NRT)
 def _init_codes(cols, sc, d, params):
-    """Fill the per-column key codes (SC_CB) of level ``d`` from its cards."""
+    """Fill the per-column key codes (SC_CB) and the tableau mask (SC_TAB) of level ``d`` from its cards."""
     sb = params[P_SUITBITS]
+    tab = np.int64(0)
     for c in range(params[P_NCOLS]):
         v = 0
         if sb <= 1:
             for i in range(1, sc[d, SC_LEN + c]):
                 v = (v << sb) | _suit_code(cols[d, c, i], sb)
         sc[d, SC_CB + c] = v
+        for i in range(sc[d, SC_LEN + c]):
+            tab |= np.int64(1) << np.int64(cols[d, c, i])
+    sc[d, SC_TAB] = tab
 
 
 @njit(**_NO_NRT)
@@ -578,6 +652,7 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
         card = cols[d, src, ln]
         sc[d, SC_LEN + src] = ln
         sc[d, SC_F + card // 13] += 1
+        sc[d, SC_TAB] &= ~(np.int64(1) << np.int64(card))
         if sb <= 1:
             sc[d, SC_CB + src] >>= sb
     else:
@@ -606,6 +681,7 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
                 sc[d, SC_LEN + c] = 1
                 sc[d, SC_RES] = r
                 sc[d, SC_CB + c] = 0
+                sc[d, SC_TAB] |= np.int64(1) << np.int64(reserve[r])
 
 
 @njit(**_NO_NRT)
@@ -1055,7 +1131,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         # search below d + 1 writes only deeper levels, so restoring it is enough (_reset_level).
         _reset_level(cols, sc, mask, d)
         _apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
-        if _is_stuck(cols, sc, d + 1, params, bm, prefix):
+        if _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
             stats[ST_STUCK] += 1
             continue
         d += 1
