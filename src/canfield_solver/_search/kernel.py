@@ -335,42 +335,39 @@ def _is_stuck(cols, sc, d, params, bm, prefix):
 @njit(**_NO_NRT)
 def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     """Cards of which the child of level ``d`` by move ``mv`` must hold one in its stuck set, if that
-    set is not empty, given that level ``d``'s own set is empty (docs/solver-notes.md §1): 0 when the
-    child's set is empty for sure, ``ALL_CARDS`` when the whole closure must run.
+    set is not empty, given that level ``d``'s own set is empty (docs/solver-notes.md §1); 0 when the
+    child's set is empty for sure.
 
-    A move changes the closure's conditions only through the card it places (which may cover
-    hosts) and the card it sends home (which blocks its guests' hosts), so a set the parent lacked
-    must hold that card or one of those guests. A card left on top of a host it can still use is
-    never stuck, so a top card moved off one of its hosts makes no stuck set at all. Moves that
-    empty a column, move more than one card or fill a gap from the reserve run the whole closure.
+    A move changes the closure's conditions only through the cards it puts on top of other cards
+    (which may now cover hosts) and the card it sends home (which blocks its guests' hosts), so a
+    set the parent lacked must hold one of those cards or guests. A card alone in a column (a gap
+    filled from the reserve or the waste) covers nothing and is never needed in the set, and a top
+    card moved off one of its hosts leaves that host on top, so it is never in the set.
     """
     kind = mv & 15
     src = (mv >> 4) & 255
+    dst = (mv >> 12) & 255
     cnt = (mv >> 20) & 255
-    res = sc[d, SC_RES]
-    if kind == K_RF or kind == K_RT:
-        res -= 1
-    if sc[d + 1, SC_RES] != res:  # a gap was filled from the reserve
-        return ALL_CARDS
     if kind == K_TT:
         ls = sc[d, SC_LEN + src]
-        if cnt != 1 or ls <= 1:
-            return ALL_CARDS
-        x = int(cols[d, src, ls - 1])
-        if (bm[BM_HOSTS + x] & _bit(cols[d, src, ls - 2])) != np.uint64(0):
-            return np.uint64(0)
-        return _bit(x)
+        if cnt == 1 and ls >= 2:
+            x = int(cols[d, src, ls - 1])
+            if (bm[BM_HOSTS + x] & _bit(cols[d, src, ls - 2])) != np.uint64(0):
+                return np.uint64(0)
+        cand = np.uint64(0)
+        for i in range(ls - cnt, ls):
+            cand |= _bit(cols[d, src, i])
+        return cand
     if kind == K_TF:
-        ls = sc[d, SC_LEN + src]
-        if ls <= 1:
-            return ALL_CARDS
-        return bm[BM_GUESTS + int(cols[d, src, ls - 1])]
+        return bm[BM_GUESTS + int(cols[d, src, sc[d, SC_LEN + src] - 1])]
     if kind == K_RF:
-        return bm[BM_GUESTS + int(reserve[res])]
+        return bm[BM_GUESTS + int(reserve[sc[d, SC_RES] - 1])]
     if kind == K_WF:
         return bm[BM_GUESTS + int(talon[src])]
+    if sc[d, SC_LEN + dst] == 0:  # a reserve or waste card into a gap
+        return np.uint64(0)
     if kind == K_RT:
-        return _bit(reserve[res])
+        return _bit(reserve[sc[d, SC_RES] - 1])
     if kind == K_WT:
         return _bit(talon[src])
     return ALL_CARDS
