@@ -184,27 +184,36 @@ needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                reason="searches of millions of nodes are too slow with NUMBA_DISABLE_JIT=1")
 
 
+def levels_along_search(rules_name, seed, chunks, nodes):
+    """The problem and the level its search stands at after each of ``chunks`` runs of ``nodes`` nodes
+    (a run that only asks for a bigger table does not count), until the search ends."""
+    from canfield_solver import get_rules
+    from canfield_solver.solver import _key_words, _Tables
+    rules = get_rules(rules_name)
+    prob = _Problem(Position(Deal.from_seed(seed, rules)))
+    tables = _Tables(_key_words(rules), 256 << 20, prob.cover_fields())
+    for _ in range(chunks):
+        status = K._search(*prob.search_args(tables, nodes))
+        if status in (K.GROW, K.GROW_LONG):
+            tables.grow("short" if status == K.GROW else "long", prob.words)
+            continue
+        if status != K.RUNNING:
+            return
+        yield prob, int(prob.stats[K.ST_DEPTH])
+
+
 @needs_jit
 def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
     """The positions of a hard search hold long runs (seed 141 of canfield: 30-50 tableau cards late),
     where the closure peels one card a column at a time: on every child of positions sampled along the
     search's path, the kernel's stuck set equals SOLVER-NOTES §2 in Python."""
     from canfield_solver import get_rules
-    from canfield_solver.solver import _key_words, _Tables
     rules = get_rules("canfield")
     start = Position(Deal.from_seed(141, rules))
-    prob = _Problem(start)
-    tables = _Tables(_key_words(rules), 256 << 20, prob.cover_fields())
     prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
     out = np.zeros(512, np.int64)
     checked = fired = longest = 0
-    for _ in range(40):
-        st = K._search(*prob.search_args(tables, 50_000))
-        if st in (K.GROW, K.GROW_LONG):
-            tables.grow("short" if st == K.GROW else "long", prob.words)
-            continue
-        assert st == K.RUNNING
-        d = int(prob.stats[K.ST_DEPTH])
+    for prob, d in levels_along_search("canfield", 141, 40, 50_000):
         n = K._gen(prob.cols, prob.sc, prob.mask, d, prob.params, prob.reserve, prob.talon, prob.lut, prob.bm,
                    out, False, prob.scratch, -1, -1, -1)
         K._copy_level(prob.cols, prob.sc, prob.mask, d)
@@ -258,24 +267,13 @@ def test_stuck_test_of_a_child_equals_the_closure_along_hard_searches():
     sets, it answers as the closure does, and children made stuck by a card sent home and by a card
     placed both occur (so leaving out a move's guests or its placed card fails here)."""
     from collections import Counter
-    from canfield_solver import get_rules
-    from canfield_solver.solver import _key_words, _Tables
     tally = Counter()
     for rules_name, seed, chunks, nodes in [("canfield", 141, 25, 40_000), ("canfield", 6, 25, 40_000),
                                             ("canfield-whole-pile", 12, 15, 40_000),
                                             ("solvitaire-canfield-strict", 9, 10, 20_000),
                                             ("storehouse-aces", 11, 10, 20_000), ("rainbow", 3, 10, 20_000)]:
-        rules = get_rules(rules_name)
-        prob = _Problem(Position(Deal.from_seed(seed, rules)))
-        tables = _Tables(_key_words(rules), 256 << 20, prob.cover_fields())
-        for _ in range(chunks):
-            st_ = K._search(*prob.search_args(tables, nodes))
-            if st_ in (K.GROW, K.GROW_LONG):
-                tables.grow("short" if st_ == K.GROW else "long", prob.words)
-                continue
-            if st_ != K.RUNNING:
-                break
-            check_child_stuck_shortcut(prob, int(prob.stats[K.ST_DEPTH]), tally)
+        for prob, d in levels_along_search(rules_name, seed, chunks, nodes):
+            check_child_stuck_shortcut(prob, d, tally)
     assert tally["children"] >= 500 and tally["no closure"] >= 40 and tally["candidates"] >= 300, tally
     assert tally["stuck after a card went home"] >= 5 and tally["stuck after a card was placed"] >= 5, tally
 
