@@ -263,7 +263,7 @@ def check_child_stuck_shortcut(prob, d, tally):
 @needs_jit
 def test_stuck_test_of_a_child_equals_the_closure_along_hard_searches():
     """The search runs the stuck-card closure on a child only when the move could have made a stuck
-    set (docs/solver-notes.md §1): on every child of positions sampled along six searches, four rule
+    set (docs/solver-notes.md §1): on every child of positions sampled along six searches, five rule
     sets, it answers as the closure does, and children made stuck by a card sent home and by a card
     placed both occur (so leaving out a move's guests or its placed card fails here)."""
     from collections import Counter
