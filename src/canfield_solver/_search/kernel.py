@@ -290,7 +290,7 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
         while m != np.uint64(0) and not found:
             y = np.int64(_ctz(m))
             m &= m - np.uint64(1)
-            found = (bm[BM_LOWER + y] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + y] & ~(home | under)) == np.uint64(0)
+            found = _stays(y, bm, s_or_u, home | under)
         if not found:
             return np.uint64(0)
     changed = True
