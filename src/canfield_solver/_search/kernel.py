@@ -249,8 +249,9 @@ def _stays(card, bm, s_or_u, blocked):
 
 
 @njit(**_NO_NRT)
-def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
-    """The cards that can never move, as a mask (SOLVER-NOTES §2); 0 when there are none.
+def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
+    """Whether some tableau card can never move (SOLVER-NOTES §2); when it returns True the pointers of
+    the walk below are left in ``prefix`` (``_stuck_closure`` reads the set from them).
 
     S is the greatest set of tableau cards in which every card Y has (a) some
     lower card of its suit that is not home in S or under a card of S in its
@@ -262,14 +263,17 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     card down. Every card dropped so fails against a superset of S (the
     conditions only get harder as S shrinks), so S stays inside; when no
     pointed card fails, the pointed cards with the cards below them that pass
-    form a set that supports itself, so it is S. Each pointer moves down at
-    most its column's length, so the work is about one test per tableau card,
+    form a set that supports itself, so it is S. So S is empty exactly when
+    every pointer has left its column, and nothing more is needed to answer:
+    the cards of S below the pointers (a walk over every card of S's columns)
+    are gathered only by ``_stuck_closure``. Each pointer moves down at most
+    its column's length, so the work is about one test per tableau card,
     where dropping all failing cards pass after pass tests every card of S
     again each pass (a pass per card peeled off a long run).
     ``prefix`` is scratch: prefix[0, c] = 1 + the pointer of column c.
     ``cand`` is ``ALL_CARDS``, or cards of which S must hold one if it is not
     empty (``_stuck_candidates``): when none of them passes (a) and (b) against
-    the whole tableau (the largest S there can be), the answer is 0 at once.
+    the whole tableau (the largest S there can be), the answer is False at once.
     """
     ncols = params[P_NCOLS]
     s_or_u = np.uint64(sc[d, SC_TAB])
@@ -280,9 +284,7 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
             tops |= _bit(cols[d, c, ln - 1])
         prefix[0, c] = np.uint64(ln)
     under = s_or_u & ~tops
-    home = np.uint64(0)
-    for k in range(4):
-        home |= bm[BM_HOME + k * 16 + sc[d, SC_F + k]]
+    home = _home_mask(sc, d, bm)
     if cand != ALL_CARDS:
         # A card of S has a lower card of its suit on the tableau and every host home or covered.
         m = cand & s_or_u
@@ -292,7 +294,7 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
             m &= m - np.uint64(1)
             found = _stays(y, bm, s_or_u, home | under)
         if not found:
-            return np.uint64(0)
+            return False
     changed = True
     while changed:
         changed = False
@@ -308,15 +310,44 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
                     under &= ~_bit(cols[d, c, t])
                 changed = True
             prefix[0, c] = np.uint64(t + 1)
-    s_mask = np.uint64(0)
     for c in range(ncols):
+        if prefix[0, c] != np.uint64(0):
+            return True
+    return False
+
+
+@njit(**_NO_NRT)
+def _home_mask(sc, d, bm):
+    home = np.uint64(0)
+    for k in range(4):
+        home |= bm[BM_HOME + k * 16 + sc[d, SC_F + k]]
+    return home
+
+
+@njit(**_NO_NRT)
+def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
+    """The cards that can never move, as a mask (``_stuck_walk``'s set S); 0 when there are none.
+
+    After the walk, S or under S is every card at or below a column's
+    pointer, under S the cards strictly below one, and S the pointed cards
+    with the cards below them that pass (a) and (b).
+    """
+    if not _stuck_walk(cols, sc, d, params, bm, prefix, cand):
+        return np.uint64(0)
+    s_or_u = np.uint64(0)
+    pointed = np.uint64(0)
+    for c in range(params[P_NCOLS]):
         top = np.int64(prefix[0, c]) - 1
-        if top < 0:
-            continue
-        s_mask |= _bit(cols[d, c, top])
-        for i in range(top):
+        for i in range(top + 1):
+            s_or_u |= _bit(cols[d, c, i])
+        if top >= 0:
+            pointed |= _bit(cols[d, c, top])
+    blocked = _home_mask(sc, d, bm) | (s_or_u & ~pointed)
+    s_mask = pointed
+    for c in range(params[P_NCOLS]):
+        for i in range(np.int64(prefix[0, c]) - 1):
             y = cols[d, c, i]
-            if _stays(y, bm, s_or_u, home | under):
+            if _stays(y, bm, s_or_u, blocked):
                 s_mask |= _bit(y)
     return s_mask
 
@@ -329,7 +360,7 @@ def _is_stuck(cols, sc, d, params, bm, prefix):
     """
     if params[P_STUCK] != 1:
         return False
-    return _stuck_closure(cols, sc, d, params, bm, prefix, ALL_CARDS) != np.uint64(0)
+    return _stuck_walk(cols, sc, d, params, bm, prefix, ALL_CARDS)
 
 
 @njit(**_NO_NRT)
@@ -382,7 +413,7 @@ def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
     cand = _stuck_candidates(cols, sc, d, mv, reserve, talon, bm)
     if cand == np.uint64(0):
         return False
-    return _stuck_closure(cols, sc, d + 1, params, bm, prefix, cand) != np.uint64(0)
+    return _stuck_walk(cols, sc, d + 1, params, bm, prefix, cand)
 
 
 @njit(**_NO_NRT)
