@@ -155,6 +155,7 @@ def kernel_stuck(pos):
     prob = _Problem(pos)
     prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
     m = int(K._stuck_closure(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix, K.ALL_CARDS))
+    assert bool(K._is_stuck(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix)) == (m != 0)
     return {c for c in range(52) if m >> c & 1}
 
 
@@ -227,6 +228,8 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
             m = int(K._stuck_closure(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix, K.ALL_CARDS))
             want = py_stuck(pos)
             assert {c for c in range(52) if m >> c & 1} == want, pos.tableau
+            # The search's own test answers from the walk's pointers, without the set.
+            assert bool(K._is_stuck(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix)) == bool(want)
             checked += 1
             fired += bool(want)
             longest = max(longest, max(map(len, pos.tableau)))
