@@ -318,6 +318,7 @@ def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
 
 @njit(**_NO_NRT)
 def _home_mask(sc, d, bm):
+    """The cards on the foundations at level ``d``, as a mask."""
     home = np.uint64(0)
     for k in range(4):
         home |= bm[BM_HOME + k * 16 + sc[d, SC_F + k]]
