@@ -37,7 +37,8 @@ PARTS = {
                                  "_hash", "_take_wpos", "_cover_at", "_cover_bits"],
     "search loop": ["_search"],
     "applying a move": ["_apply", "_place", "_suit_code"],
-    "stuck-card test": ["_stuck_closure", "_child_is_stuck", "_stuck_candidates", "_is_stuck", "_stays"],
+    "stuck-card test": ["_stuck_walk", "_stuck_closure", "_child_is_stuck", "_stuck_candidates", "_is_stuck", "_stays",
+                        "_home_mask"],
     "copying cards": ["_copy_cards", "_reset_level", "_copy_level"],
 }
 
