@@ -402,7 +402,7 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
         return _bit(reserve[sc[d, SC_RES] - 1])
     if kind == K_WT:
         return _bit(talon[src])
-    return ALL_CARDS
+    return ALL_CARDS  # no such move today; a kind added later runs the whole closure until it has a rule
 
 
 @njit(**_NO_NRT)
