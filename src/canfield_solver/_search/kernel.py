@@ -16,6 +16,8 @@ written out again in Python when a solution is returned.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from llvmlite import ir as llvm_ir
 from numba import config as numba_config
@@ -30,6 +32,14 @@ from .layout import MARK_BIT, RDL_SHIFT, RES_SHIFT, WPOS_SHIFT
 # function or sliced would otherwise cost atomic increments and decrements,
 # which measured as a large share of a node's time.
 _NO_NRT = {"cache": True, "_nrt": False}
+# Every function the search calls is inlined into it by LLVM (the
+# ``alwaysinline`` attribute): a call between Numba functions passes each
+# array as seven scalars, and LLVM's own inliner judged most of them too big,
+# so calls were a large part of a node (1.4-1.5x more nodes a second once
+# inlined; docs/solver-notes.md section 1). CANFIELD_KERNEL_NOINLINE=1 keeps
+# them as functions, for profiling by function (benchmarks/profile_kernel.py,
+# which compiles into a fresh cache).
+_INLINE = {**_NO_NRT, "forceinline": os.environ.get("CANFIELD_KERNEL_NOINLINE", "") != "1"}
 
 # Rule parameters (one int64 array) ------------------------------------------
 # (Ranks, wrap and build order reach the kernel through the card lookup table.)
@@ -127,7 +137,7 @@ MOVE_BITS = (1 << 29) - 1
 SEEN = 1 << 40    # flag on a stored move: its child was already in the table when it was made
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _mv(kind, src, dst, count, redeal):
     return kind | (src << 4) | (dst << 12) | (count << 20) | (redeal << 28)
 
@@ -179,30 +189,30 @@ else:
         return types.uint64(types.uint64), codegen
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _below(wb):
     """Mask of talon indices below ``wb``."""
     return (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _fits_on(card, host, lut):
     """Whether ``card`` may be built on ``host`` in a column (a table lookup)."""
     return lut[card, host] == 1
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _fits_f(card, sc, d, params, lut):
     f = sc[d, SC_F + card // 13]
     return f < params[P_RANKS] and lut[card, LUT_REL] == f
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _home(card, sc, d, lut):
     return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _is_safe(card, sc, d, params, lut):
     """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1)."""
     mode = params[P_SAFE]
@@ -236,19 +246,19 @@ def _is_safe(card, sc, d, params, lut):
     return opp >= r - 1 or (opp >= r - 2 and same >= r - 3)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _bit(card):
     return np.uint64(1) << np.uint64(card)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _stays(card, bm, s_or_u, blocked):
     """SOLVER-NOTES §2's test: a lower card of its suit is in or under S (``s_or_u``; home cards never
     are), and every host is home or under S (``blocked``)."""
     return (bm[BM_LOWER + card] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + card] & ~blocked) == np.uint64(0)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
     """Whether some tableau card can never move (SOLVER-NOTES §2); when it returns True the pointers of
     the walk below are left in ``prefix`` (``_stuck_closure`` reads the set from them).
@@ -316,7 +326,7 @@ def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
     return False
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _home_mask(sc, d, bm):
     """The cards on the foundations at level ``d``, as a mask."""
     home = np.uint64(0)
@@ -325,7 +335,7 @@ def _home_mask(sc, d, bm):
     return home
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     """The cards that can never move, as a mask (``_stuck_walk``'s set S); 0 when there are none.
 
@@ -353,7 +363,7 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     return s_mask
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _is_stuck(cols, sc, d, params, bm, prefix):
     """A non-empty set of tableau cards that can never move: the position is lost.
 
@@ -364,7 +374,7 @@ def _is_stuck(cols, sc, d, params, bm, prefix):
     return _stuck_walk(cols, sc, d, params, bm, prefix, ALL_CARDS)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     """Cards of which the child of level ``d`` by move ``mv`` must hold one in its stuck set, if that
     set is not empty, given that level ``d``'s own set is empty (docs/solver-notes.md §1); 0 when the
@@ -405,7 +415,7 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     return ALL_CARDS  # no such move today; a kind added later runs the whole closure until it has a rule
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
     """``_is_stuck`` for the child of level ``d`` (a position with no stuck card) by move ``mv``,
     on level ``d + 1``: the same answer, mostly without the closure (``_stuck_candidates``)."""
@@ -417,7 +427,7 @@ def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
     return _stuck_walk(cols, sc, d + 1, params, bm, prefix, cand)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1)."""
     draw = params[P_DRAW]
@@ -460,7 +470,7 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     return k
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
@@ -583,14 +593,14 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scra
     return n
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _copy_level(cols, sc, mask, d):
     """Make level ``d + 1`` a copy of level ``d``."""
     _copy_cards(cols, sc, d)
     _reset_level(cols, sc, mask, d)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _copy_cards(cols, sc, d):
     """Copy level ``d``'s cards above each column's bottom to level ``d + 1`` (the rest: _reset_level)."""
     for c in range(MAXCOLS):
@@ -598,7 +608,7 @@ def _copy_cards(cols, sc, d):
             cols[d + 1, c, i] = cols[d, c, i]
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _reset_level(cols, sc, mask, d):
     """Make level ``d + 1`` level ``d`` again after a move was applied to it: the scalars and each
     column's bottom card only.
@@ -617,7 +627,7 @@ def _reset_level(cols, sc, mask, d):
     mask[d + 1] = mask[d]
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _suit_code(card, sb):
     """The key's code of a card above a column's bottom (layout.suit_code)."""
     s = card // 13
@@ -626,7 +636,7 @@ def _suit_code(card, sb):
     return s if sb == 2 else 0
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _place(cols, sc, d, card, to_foundation, dst, sb):
     """Put a single card on its foundation or on top of column ``dst``."""
     if to_foundation:
@@ -656,7 +666,7 @@ def _init_codes(cols, sc, d, params):
     sc[d, SC_TAB] = tab
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _apply(cols, sc, mask, d, mv, params, reserve, talon):
     """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve."""
     kind = mv & 15
@@ -713,7 +723,7 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
                 sc[d, SC_TAB] |= np.int64(1) << np.int64(reserve[r])
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _put(words, pos, v, k):
     """Write the low ``k`` bits of ``v`` at stream bit ``pos`` (most significant first)."""
     while k > 0:
@@ -728,7 +738,7 @@ def _put(words, pos, v, k):
     return pos
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _key(cols, sc, mask, d, params, words, scratch):
     """The packed key of level ``d`` into ``words`` (layout.py); returns the column stream's bits.
 
@@ -809,7 +819,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
     return LONG_ONLY
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _hash(words):
     h = words[0] * np.uint64(0x9E3779B97F4A7C15)
     h ^= words[1] + np.uint64(0x632BE59BD9B4E019) + (h << np.uint64(6)) + (h >> np.uint64(2))
@@ -820,7 +830,7 @@ def _hash(words):
     return h ^ (h >> np.uint64(31))
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _tt_find(table, row, i, w, keep):
     """Probe from row ``i`` for the key in ``row``, word ``w`` of each stored row compared under the mask
     ``keep`` (a row's cover field is left out); insert the key if it is absent.
@@ -849,7 +859,7 @@ def _tt_find(table, row, i, w, keep):
         i = (i + np.uint64(1)) & cap_mask
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _tt_insert_at(tt, words, i):
     """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there."""
     return _tt_find(tt, words, i, 0, ~np.uint64(0))[1]
@@ -871,7 +881,7 @@ def _tt_rehash(old, new, words, field, w):
             _tt_insert_at(new, words, h)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _cover_at(short, params):
     """(word, shift, field) of the cover field in a row of the short (``short``) or the long table; field 0
     when that table's rows have none (covering off, or a field too wide for the long key's spare bits)."""
@@ -887,7 +897,7 @@ def _cover_at(short, params):
     return 0, shift, ((np.uint64(1) << width) - np.uint64(1)) << shift
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _take_wpos(row, short, params):
     """With covering on for the key's table: clear the waste position from the key (so every waste
     position of a position has one row) and return it; else return -1, the key unchanged."""
@@ -904,7 +914,7 @@ def _take_wpos(row, short, params):
     return wp
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _insert_key(ts, tt, row, i, short, wp, params, stats):
     """Insert a key at probe start ``i`` of its table: plainly, or when ``wp`` >= 0 (taken out by
     _take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered."""
@@ -919,7 +929,7 @@ def _insert_key(ts, tt, row, i, short, wp, params, stats):
     return 1
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short):
     """Insert a key whose waste position ``wp`` was taken out (_take_wpos), with covering.
 
@@ -962,7 +972,7 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short):
     return 1
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _cover_bits(c, wp, draw, b):
     """Cover field ``c`` with waste position ``wp`` taken in (it is the least of its residue now)."""
     if wp == 0:
@@ -972,7 +982,7 @@ def _cover_bits(c, wp, draw, b):
     return (c & ~(ones << off)) | (np.uint64(wp // draw + 1) << off)
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _compact(words, nbits, params, sc, d):
     """Rewrite the key of level ``d`` as a two-word short key if it fits 127 bits; 1 if it did, 0 if not
     (unchanged).
@@ -1011,12 +1021,12 @@ def _compact(words, nbits, params, sc, d):
     return 1
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _score(sc, d):
     return sc[d, SC_F] + sc[d, SC_F + 1] + sc[d, SC_F + 2] + sc[d, SC_F + 3]
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
 def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d, scratch,
             child_keys, won, room, best_path):
     """Generate the moves of level ``d``, make every child once, and mark each child seen or new.
