@@ -134,7 +134,8 @@ K_WT = 3
 K_TF = 4
 K_TT = 5
 MOVE_BITS = (1 << 29) - 1
-SEEN = 1 << 40    # flag on a stored move: its child was already in the table when it was made
+SEEN = 1 << 40    # flag on a stored move: its child was already in the table, or stuck, when it was made
+STUCK_ROW = np.uint64(2)  # child_keys[k, 6] of a stuck child in _expand (else 1: short key, 0: long)
 
 
 @njit(**_INLINE)
@@ -1028,16 +1029,19 @@ def _score(sc, d):
 
 @njit(**_INLINE)
 def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d, scratch,
-            child_keys, won, room, best_path):
-    """Generate the moves of level ``d``, make every child once, and mark each child seen or new.
+            child_keys, won, room, best_path, prefix):
+    """Generate the moves of level ``d``, make every child once, and mark each child seen, stuck or new.
 
     Returns 2, having changed nothing, when the children would be more than
     ``room`` nodes (the node budget left).
 
-    Children are keyed first and their table rows prefetched together, so
-    the cache misses of their probes overlap; each is then inserted. A child
-    already in the table gets the SEEN flag on its move and is never made
-    again. Returns 1 if a child is won (``midx[d]`` then points past it).
+    Each child is tested for stuck cards as it is made (_child_is_stuck): a
+    stuck child is lost, so it gets the SEEN flag and is neither stored nor
+    entered (docs/solver-notes.md §2). The others are keyed first and their
+    table rows prefetched together, so the cache misses of their probes
+    overlap; each is then inserted. A child already in the table gets the
+    SEEN flag on its move and is never made again. Returns 1 if a child is
+    won (``midx[d]`` then points past it).
     """
     us = -1
     ud = -1
@@ -1071,29 +1075,36 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             stats[ST_BEST] = sc_k
             return 1
         row = child_keys[k]
+        row[5] = np.uint64(sc_k)
+        if _child_is_stuck(cols, sc, d, moves[d, k], params, reserve, talon, bm, prefix):
+            row[6] = STUCK_ROW
+            continue
         short = _compact(row, _key(cols, sc, mask, d + 1, params, row, scratch), params, sc, d + 1)
         table = ts if short else tt
         wp = _take_wpos(row, short, params)
         h = _hash(row) & np.uint64(table.shape[0] - 1)
         row[7] = np.uint64(wp + 1)
         row[4] = h
-        row[5] = np.uint64(sc_k)
         row[6] = np.uint64(short)
         _prefetch_row(table, h)  # every child's cache miss is under way before the first probe
     for k in range(n):
         row = child_keys[k]
-        short = row[6] == np.uint64(1)
-        if _insert_key(ts, tt, row, row[4], short, np.int64(row[7]) - 1, params, stats) == 0:
+        if row[6] == STUCK_ROW:
+            moves[d, k] |= SEEN
+            stats[ST_STUCK] += 1
+        elif _insert_key(ts, tt, row, row[4], row[6] == np.uint64(1), np.int64(row[7]) - 1, params, stats) == 0:
             moves[d, k] |= SEEN
             stats[ST_SEEN] += 1
-        else:
-            if np.int64(row[5]) > stats[ST_BEST]:
-                stats[ST_BEST] = np.int64(row[5])
-                # The path to this child: the move being explored at each level, then this one.
-                for j in range(d):
-                    best_path[j] = moves[j, midx[j] - 1] & MOVE_BITS
-                best_path[d] = moves[d, k] & MOVE_BITS
-                stats[ST_BEST_LEN] = d + 1
+            continue
+        # A new child, or a stuck one (never stored, so this is the first time its score is seen unless it
+        # was made before, and then it is no higher than the best): the best score is as if it were stored.
+        if np.int64(row[5]) > stats[ST_BEST]:
+            stats[ST_BEST] = np.int64(row[5])
+            # The path to this child: the move being explored at each level, then this one.
+            for j in range(d):
+                best_path[j] = moves[j, midx[j] - 1] & MOVE_BITS
+            best_path[d] = moves[d, k] & MOVE_BITS
+            stats[ST_BEST_LEN] = d + 1
     return 0
 
 
@@ -1146,7 +1157,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             return GROW_LONG
         if nmoves[d] < 0:  # reached, not yet expanded
             r = _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d,
-                        scratch, child_keys, won, budget - (stats[ST_NODES] - start), best_path)
+                        scratch, child_keys, won, budget - (stats[ST_NODES] - start), best_path, prefix)
             if r == 1:
                 stats[ST_DEPTH] = d
                 return SOLVED
@@ -1168,11 +1179,9 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             continue
         # Level d + 1 has held level d's cards since d was expanded (_expand's _copy_cards): the
         # search below d + 1 writes only deeper levels, so restoring it is enough (_reset_level).
+        # (A stuck child was flagged SEEN when it was made.)
         _reset_level(cols, sc, mask, d)
         _apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
-        if _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
-            stats[ST_STUCK] += 1
-            continue
         d += 1
         if d > stats[ST_MAXDEPTH]:
             stats[ST_MAXDEPTH] = d
