@@ -408,9 +408,9 @@ def test_cover_rows_keep_the_least_waste_position_of_each_residue():
     shift, field = np.uint64(shift), np.uint64(field)  # as the kernel has them (a Python int would be int64)
 
     def ins(wp):
-        return int(K._cover_insert_at(ts, row, np.uint64(5), wp, params, stats, w, shift, field, True))
+        return int(K._cover_insert_at(ts, row, np.uint64(5), wp, params, stats, w, shift, field, True, False))
 
-    assert ins(7) == 1 and stats[K.ST_TTCOUNT] == 1              # new position
+    assert ins(7) == 2 and stats[K.ST_TTCOUNT] == 1              # new position, in a new row
     assert ins(7) == 0 and stats[K.ST_COVERED] == 0               # the same waste position: seen
     assert ins(10) == 0 and stats[K.ST_COVERED] == 1              # 7 draws on to 10: covered
     assert ins(0) == 0 and stats[K.ST_COVERED] == 2               # ... and to the end of the pass
@@ -422,7 +422,7 @@ def test_cover_rows_keep_the_least_waste_position_of_each_residue():
     assert stats[K.ST_TTCOUNT] == 1                               # all in one row
     # A fresh key first reached at the end of the pass covers no later position.
     row[0] += np.uint64(1)
-    assert ins(0) == 1 and ins(4) == 1 and ins(0) == 0 and stats[K.ST_TTCOUNT] == 2
+    assert ins(0) == 2 and ins(4) == 1 and ins(0) == 0 and stats[K.ST_TTCOUNT] == 2
 
 
 def test_tables_hash_rows_without_the_cover_field_the_kernel_uses():

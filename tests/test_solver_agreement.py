@@ -39,13 +39,13 @@ def reduced(preset, shape):
                         columns=columns)
 
 
-def check_agreement(preset, shape, seed, max_states):
+def check_agreement(preset, shape, seed, max_states, workers=1):
     deal = Deal.from_seed(seed, reduced(preset, shape))
     try:
         truth = exhaustive_winnable(deal, max_states=max_states)
     except RuntimeError:
         assume(False)
-    res = solve(deal)
+    res = solve(deal, workers=workers)
     assert res.verdict is not Verdict.UNKNOWN
     assert (res.verdict is Verdict.SOLVED) == truth, (preset, shape, seed, res.verdict)
     if res.solved:

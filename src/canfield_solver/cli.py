@@ -377,10 +377,13 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
               callback=_not_blank,
               help="Solve from the position after these moves (one per line, or a JSON list).")
 @_search_limit_options
+@click.option("--jobs", "-j", "workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Threads that search this one deal together, sharing one table (--max-memory): the same "
+                   "verdict sooner on several cores; node counts and the winning line vary from run to run.")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
-          played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
+          played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int, workers: int,
           show_moves: bool, as_json: bool) -> int:
     """Decide a deal: solved (exit 0), unsolvable (1), unknown (3); bad input exits 2."""
     from .solver import Verdict, solve as _solve
@@ -407,7 +410,7 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
     else:
         _prepare_kernel()
         result = _solve(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
-                        progress=progress)
+                        progress=progress, workers=workers)
         if progress is not None:
             click.echo("\r" + " " * 48 + "\r", err=True, nl=False)
     full = 4 * d.rules.ranks

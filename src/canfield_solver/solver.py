@@ -268,6 +268,12 @@ class _Tables:
         return True
 
 
+def _donation_buffers(n: int, levels: int = 1) -> tuple:
+    """kernel._donate's buffers for ``n`` positions: cards, scalars, talon masks, paths (length first)."""
+    return (np.zeros((n, K.MAXCOLS, K.COLCAP), np.int8), np.zeros((n, K.NSC), np.int64), np.zeros(n, np.uint64),
+            np.zeros((n, levels + 1), np.int64))
+
+
 class _Problem:
     """The arrays of one search."""
 
@@ -305,6 +311,8 @@ class _Problem:
         self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
         self.child_keys = np.zeros((self.moves.shape[1], 8), np.uint64)
         self.best_path = np.zeros(MAX_LEVELS, np.int64)
+        self.ctl = np.zeros(K.NCTL, np.int64)  # a search alone: no shared tables, nothing handed over
+        self.donated = _donation_buffers(1)
 
     def cover_fields(self) -> tuple[int, int]:
         """kernel._cover_at: the cover field of a short row (in word 1) and of a long row (in word 0);
@@ -322,7 +330,7 @@ class _Problem:
         return (self.params, self.reserve, self.talon, self.lut, self.bm, self.cols, self.sc, self.mask, self.moves,
                 self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
                 tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch, self.prefix,
-                self.child_keys, self.best_path)
+                self.child_keys, self.best_path, self.ctl, *self.donated)
 
 
 # --- Compiling the kernel -----------------------------------------------------------------
@@ -468,6 +476,7 @@ def solve(
     max_seconds: float | None = None,
     max_memory_mb: int = DEFAULT_MEMORY_MB,
     progress: Callable[[int, float], None] | None = None,
+    workers: int = 1,
 ) -> SolveResult:
     """Decide a deal or mid-game position.
 
@@ -475,6 +484,10 @@ def solve(
     exhaustive search, or ``unknown`` when ``max_nodes``, ``max_seconds`` or
     the table memory cap (``max_memory_mb``) stopped the search first, or on
     Ctrl-C. Every solution is replayed by the reference engine first.
+
+    ``workers`` > 1 searches with that many threads sharing one table
+    (parallel.py): the same verdicts, found sooner on several cores, but
+    node counts and the winning line then vary from run to run.
     """
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
         raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
@@ -482,9 +495,15 @@ def solve(
         raise CanfieldError(f"max_seconds must be a non-negative number, not {max_seconds!r}")
     if not isinstance(max_memory_mb, int) or max_memory_mb < 1:
         raise CanfieldError(f"max_memory_mb must be a positive integer, not {max_memory_mb!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise CanfieldError(f"workers must be a positive integer, not {workers!r}")
     start, seed = _coerce(deal_or_position, rules)
     r = start.rules
     compile_seconds = load_kernel()
+    if workers > 1:
+        from .parallel import solve_parallel
+
+        return solve_parallel(start, workers, max_nodes, max_seconds, max_memory_mb, progress, seed, compile_seconds)
     t0 = time.perf_counter()
     prob = _Problem(start)
     tables = _Tables(_key_words(r), max_memory_mb * (1 << 20), prob.cover_fields())

@@ -40,6 +40,8 @@ _NO_NRT = {"cache": True, "_nrt": False}
 # them as functions, for profiling by function (benchmarks/profile_kernel.py,
 # which compiles into a fresh cache).
 _INLINE = {**_NO_NRT, "forceinline": os.environ.get("CANFIELD_KERNEL_NOINLINE", "") != "1"}
+# The search releases the GIL, so worker threads can search one deal together (parallel.py).
+_ENTRY = {**_NO_NRT, "nogil": True}
 
 # Rule parameters (one int64 array) ------------------------------------------
 # (Ranks, wrap and build order reach the kernel through the card lookup table.)
@@ -117,7 +119,24 @@ ST_SHORT = 10     # rows of the short table (ST_TTCOUNT counts the rows of both)
 ST_BEST_LEN = 11  # moves in best_path: the path to the first position with the best score
 ST_COVERED = 12   # children cut because a position earlier in the same pass was reached (_cover_insert_at)
 ST_MERGED = 13    # positions added to a row that already held another waste position of theirs
-NSTATS = 14
+ST_DONATED = 14   # positions handed over to other workers, in the donation buffers (_donate)
+ST_UNSHARED = 15  # rows of the short table this worker stored and has not added to ctl[CTL_ROWS] yet
+ST_UNSHARED_LONG = 16  # the same for the long table
+ST_NEXT_DONATE = 17  # after a look for positions to hand over found none: the node count to look again at
+NSTATS = 18
+
+# Shared control of the workers that search one deal together (int64[NCTL], parallel.py) -----------
+# (The row counts, which every worker adds to, sit on cache lines of their own: a worker reads the flags
+# at every step, and a line that another core keeps writing would miss every time.)
+CTL_PAR = 0       # 1: the tables are shared with other workers (atomic inserts, shared row counts)
+CTL_STOP = 1      # set by a worker that won, or by the coordinator: every worker returns at its next step
+CTL_HUNGRY = 2    # positions the coordinator asks the workers to hand over (_donate)
+CTL_ROWS = 8      # rows of the short table, all workers together (each adds its own in batches)
+CTL_ROWS_LONG = 16  # rows of the long table, all workers together
+NCTL = 24
+ROWS_BATCH = 256  # rows a worker stores before it adds them to the shared count
+DONATE_EVERY = 4096  # nodes a worker searches before it looks again for positions to hand over
+BUSY = np.uint64(1)   # word 0 of a row another worker is writing (no key has bit 63 clear)
 
 RUNNING = 0
 SOLVED = 1
@@ -144,8 +163,31 @@ def _mv(kind, src, dst, count, redeal):
 
 
 if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same counts, slowly
+    import threading
+
+    _ATOMIC = threading.Lock()
+
     def _prefetch_row(arr, i):
         pass
+
+    def _cas(arr, i, j, expected, new):
+        with _ATOMIC:
+            old = arr[i, j]
+            if old == expected:
+                arr[i, j] = new
+            return old
+
+    def _load_acquire(arr, i, j):
+        return arr[i, j]
+
+    def _store_release(arr, i, j, v):
+        arr[i, j] = v
+
+    def _fetch_add(arr, i, v):
+        with _ATOMIC:
+            old = arr[i]
+            arr[i] = old + v
+            return old
 
     def _popcount(x):
         return np.uint64(bin(int(x)).count("1"))
@@ -180,6 +222,62 @@ else:
             builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
             return context.get_dummy_value()
         return types.none(arr, i), codegen
+
+    def _item_ptr2(context, builder, arrty, ary_val, i, j, ity, jty):
+        ary = context.make_array(arrty)(context, builder, ary_val)
+        ii = context.cast(builder, i, ity, types.intp)
+        jj = context.cast(builder, j, jty, types.intp)
+        return cgutils.get_item_pointer2(context, builder, data=ary.data,
+                                         shape=cgutils.unpack_tuple(builder, ary.shape),
+                                         strides=cgutils.unpack_tuple(builder, ary.strides),
+                                         layout=arrty.layout, inds=[ii, jj], wraparound=False)
+
+    @intrinsic
+    def _cas(typingctx, arr, i, j, expected, new):
+        """Compare-and-swap ``arr[i, j]`` (uint64): store ``new`` if it holds ``expected``; the old value."""
+        def codegen(context, builder, signature, args):
+            ptr = _item_ptr2(context, builder, signature.args[0], args[0], args[1], args[2],
+                             signature.args[1], signature.args[2])
+            exp = context.cast(builder, args[3], signature.args[3], types.uint64)
+            val = context.cast(builder, args[4], signature.args[4], types.uint64)
+            res = builder.cmpxchg(ptr, exp, val, "seq_cst", "seq_cst")
+            return builder.extract_value(res, 0)
+        return types.uint64(arr, i, j, expected, new), codegen
+
+    @intrinsic
+    def _load_acquire(typingctx, arr, i, j):
+        """``arr[i, j]`` (uint64), read so that what its writer wrote before it is seen too."""
+        def codegen(context, builder, signature, args):
+            ptr = _item_ptr2(context, builder, signature.args[0], args[0], args[1], args[2],
+                             signature.args[1], signature.args[2])
+            return builder.load_atomic(ptr, "acquire", 8)
+        return types.uint64(arr, i, j), codegen
+
+    @intrinsic
+    def _store_release(typingctx, arr, i, j, v):
+        """``arr[i, j] = v`` (uint64), after every store before it."""
+        def codegen(context, builder, signature, args):
+            ptr = _item_ptr2(context, builder, signature.args[0], args[0], args[1], args[2],
+                             signature.args[1], signature.args[2])
+            val = context.cast(builder, args[3], signature.args[3], types.uint64)
+            builder.store_atomic(val, ptr, "release", 8)
+            return context.get_dummy_value()
+        return types.none(arr, i, j, v), codegen
+
+    @intrinsic
+    def _fetch_add(typingctx, arr, i, v):
+        """Add ``v`` to ``arr[i]`` (int64) atomically; the old value."""
+        def codegen(context, builder, signature, args):
+            arrty = signature.args[0]
+            ary = context.make_array(arrty)(context, builder, args[0])
+            ii = context.cast(builder, args[1], signature.args[1], types.intp)
+            ptr = cgutils.get_item_pointer2(context, builder, data=ary.data,
+                                            shape=cgutils.unpack_tuple(builder, ary.shape),
+                                            strides=cgutils.unpack_tuple(builder, ary.strides),
+                                            layout=arrty.layout, inds=[ii], wraparound=False)
+            val = context.cast(builder, args[2], signature.args[2], types.int64)
+            return builder.atomic_rmw("add", ptr, val, "seq_cst")
+        return types.int64(arr, i, v), codegen
 
     @intrinsic
     def _ctz(typingctx, x):
@@ -832,27 +930,47 @@ def _hash(words):
 
 
 @njit(**_INLINE)
-def _tt_find(table, row, i, w, keep):
+def _tt_find(table, row, i, w, keep, par):
     """Probe from row ``i`` for the key in ``row``, word ``w`` of each stored row compared under the mask
-    ``keep`` (a row's cover field is left out); insert the key if it is absent.
+    ``keep`` (a row's cover field is left out); insert the key (``row`` as it is, cover field included)
+    if it is absent.
 
     Returns (its row, 1 if it was inserted now). A row holds the first
     ``table.shape[1]`` words of the key (3 when the column stream fits in
     128 bits, so word 3 is always zero; else 4; 2 in the short table).
+
+    With ``par`` other workers probe the same table at the same time: a
+    row is claimed by swapping its word 0 from empty to BUSY, its other
+    words are written, and then word 0 gets the key. A reader that meets
+    BUSY waits for the key, so it never compares a key half written (it
+    could take a different key for its own); two workers that insert one
+    key at once can at worst both store it, and both expand the position.
     """
     cap_mask = np.uint64(table.shape[0] - 1)
     kw = table.shape[1]
     while True:
-        if table[i, 0] == np.uint64(0):
-            for x in range(kw):
-                table[i, x] = row[x]
-            return i, 1
+        v0 = _load_acquire(table, i, 0) if par else table[i, 0]
+        if v0 == np.uint64(0):
+            if not par:
+                for x in range(kw):
+                    table[i, x] = row[x]
+                return i, 1
+            if _cas(table, i, 0, np.uint64(0), BUSY) == np.uint64(0):
+                for x in range(1, kw):
+                    table[i, x] = row[x]
+                _store_release(table, i, 0, row[0])
+                return i, 1
+            continue  # another worker claimed the row first: read it again
+        if v0 == BUSY:  # only with par: another worker is writing this row
+            continue
         same = True
         for x in range(kw):
-            v = table[i, x]
+            v = v0 if x == 0 else table[i, x]
+            r = row[x]
             if x == w:
                 v &= keep
-            if v != row[x]:
+                r &= keep
+            if v != r:
                 same = False
                 break
         if same:
@@ -861,9 +979,9 @@ def _tt_find(table, row, i, w, keep):
 
 
 @njit(**_INLINE)
-def _tt_insert_at(tt, words, i):
+def _tt_insert_at(tt, words, i, par):
     """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there."""
-    return _tt_find(tt, words, i, 0, ~np.uint64(0))[1]
+    return _tt_find(tt, words, i, 0, ~np.uint64(0), par)[1]
 
 
 @njit(**_NO_NRT)
@@ -879,7 +997,7 @@ def _tt_rehash(old, new, words, field, w):
             words[w] = keep & ~field
             h = _hash(words) & np.uint64(new.shape[0] - 1)
             words[w] = keep
-            _tt_insert_at(new, words, h)
+            _tt_insert_at(new, words, h, False)
 
 
 @njit(**_INLINE)
@@ -916,22 +1034,33 @@ def _take_wpos(row, short, params):
 
 
 @njit(**_INLINE)
-def _insert_key(ts, tt, row, i, short, wp, params, stats):
+def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     """Insert a key at probe start ``i`` of its table: plainly, or when ``wp`` >= 0 (taken out by
     _take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered."""
     table = ts if short else tt
+    par = ctl[CTL_PAR] == 1
     if wp >= 0:
         w, shift, field = _cover_at(short, params)
-        return _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short)
-    if _tt_insert_at(table, row, i) == 0:
-        return 0
-    stats[ST_TTCOUNT] += 1
-    stats[ST_SHORT] += 1 if short else 0
-    return 1
+        new = _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par)
+    else:
+        new = _tt_insert_at(table, row, i, par)
+        if new == 1:
+            stats[ST_TTCOUNT] += 1
+            stats[ST_SHORT] += 1 if short else 0
+    row_added = new == 2 or (new == 1 and wp < 0)
+    if new == 2:  # a new row (covering)
+        new = 1
+    if par and row_added:
+        at = ST_UNSHARED if short else ST_UNSHARED_LONG
+        stats[at] += 1
+        if stats[at] >= ROWS_BATCH:
+            _fetch_add(ctl, CTL_ROWS if short else CTL_ROWS_LONG, stats[at])
+            stats[at] = 0
+    return new
 
 
 @njit(**_INLINE)
-def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short):
+def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par):
     """Insert a key whose waste position ``wp`` was taken out (_take_wpos), with covering.
 
     One row stands for every waste position of one position; its cover
@@ -943,32 +1072,40 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short):
     the same pass (wp + draw, wp + 2 draw, ...) and the cycle's, and has
     every move they have (docs/solver-notes.md §6). So the child is covered,
     and not expanded, when its own wp or an earlier one of its pass was
-    reached; else the field takes it in. 1: expand it.
+    reached; else the field takes it in. 2: expand it, in a new row; 1: expand it, its row was there.
+    With ``par`` the field is rewritten by compare-and-swap, so no worker's entry is lost.
     """
     draw = params[P_DRAW]
     b = params[P_COVER_BITS]
     keep = ~field
-    at, new = _tt_find(table, row, i, w, keep)
+    row[w] = (row[w] & keep) | (_cover_bits(np.uint64(0), wp, draw, b) << shift)
+    at, new = _tt_find(table, row, i, w, keep, par)
     if new == 1:
-        table[at, w] |= _cover_bits(np.uint64(0), wp, draw, b) << shift
         stats[ST_TTCOUNT] += 1
         stats[ST_SHORT] += 1 if short else 0
-        return 1
-    c = (table[at, w] & field) >> shift
-    if wp == 0:
-        if c != np.uint64(0):
-            if c & np.uint64(1) == np.uint64(0):
-                stats[ST_COVERED] += 1
-            return 0
-    else:
-        off = np.uint64(1 + b * (wp % draw - 1))
-        least = np.int64((c >> off) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1)))
-        here = wp // draw + 1
-        if least != 0 and least <= here:
-            if least < here:
-                stats[ST_COVERED] += 1
-            return 0
-    table[at, w] = (table[at, w] & keep) | (_cover_bits(c, wp, draw, b) << shift)
+        return 2
+    while True:
+        cur = table[at, w]
+        c = (cur & field) >> shift
+        if wp == 0:
+            if c != np.uint64(0):
+                if c & np.uint64(1) == np.uint64(0):
+                    stats[ST_COVERED] += 1
+                return 0
+        else:
+            off = np.uint64(1 + b * (wp % draw - 1))
+            least = np.int64((c >> off) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1)))
+            here = wp // draw + 1
+            if least != 0 and least <= here:
+                if least < here:
+                    stats[ST_COVERED] += 1
+                return 0
+        nw = (cur & keep) | (_cover_bits(c, wp, draw, b) << shift)
+        if not par:
+            table[at, w] = nw
+            break
+        if _cas(table, at, w, cur, nw) == cur:
+            break
     stats[ST_MERGED] += 1
     return 1
 
@@ -1029,7 +1166,7 @@ def _score(sc, d):
 
 @njit(**_INLINE)
 def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d, scratch,
-            child_keys, won, room, best_path, prefix):
+            child_keys, won, room, best_path, prefix, ctl):
     """Generate the moves of level ``d``, make every child once, and mark each child seen, stuck or new.
 
     Returns 2, having changed nothing, when the children would be more than
@@ -1092,7 +1229,7 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         if row[6] == STUCK_ROW:
             moves[d, k] |= SEEN
             stats[ST_STUCK] += 1
-        elif _insert_key(ts, tt, row, row[4], row[6] == np.uint64(1), np.int64(row[7]) - 1, params, stats) == 0:
+        elif _insert_key(ts, tt, row, row[4], row[6] == np.uint64(1), np.int64(row[7]) - 1, params, stats, ctl) == 0:
             moves[d, k] |= SEEN
             stats[ST_SEEN] += 1
             continue
@@ -1108,9 +1245,59 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     return 0
 
 
-@njit(**_NO_NRT)
+@njit(**_INLINE)
+def _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stats, ctl, don_cols, don_sc, don_mask,
+            don_path):
+    """Hand over to other workers the positions this one would search later, shallowest first, while the
+    coordinator asks for them (``ctl[CTL_HUNGRY]``) and the buffers have room.
+
+    A move at level j not yet walked and not SEEN leads to a child that was
+    stored in the tables when level j was expanded and that nobody has
+    expanded: it is made on the scratch level (the last one), copied out
+    with the moves from this worker's level 0 to it (``don_path[n, 0]``
+    moves, from ``don_path[n, 1]``), and flagged SEEN here, so exactly one
+    worker expands it (the one that takes it from the coordinator).
+    """
+    n = stats[ST_DONATED]
+    cap = don_sc.shape[0]
+    scr = sc.shape[0] - 1
+    for j in range(d + 1):
+        if nmoves[j] < 0:
+            break
+        k = midx[j]
+        while k < nmoves[j] and n < cap and ctl[CTL_HUNGRY] > 0:
+            mv = moves[j, k]
+            if not (mv & SEEN):
+                for c in range(MAXCOLS):
+                    for x in range(sc[j, SC_LEN + c]):
+                        cols[scr, c, x] = cols[j, c, x]
+                for x in range(NSC):
+                    sc[scr, x] = sc[j, x]
+                mask[scr] = mask[j]
+                _apply(cols, sc, mask, scr, mv, params, reserve, talon)
+                for c in range(MAXCOLS):
+                    for x in range(sc[scr, SC_LEN + c]):
+                        don_cols[n, c, x] = cols[scr, c, x]
+                for x in range(NSC):
+                    don_sc[n, x] = sc[scr, x]
+                don_mask[n] = mask[scr]
+                for x in range(j):
+                    don_path[n, 1 + x] = moves[x, midx[x] - 1] & MOVE_BITS
+                don_path[n, 1 + j] = mv & MOVE_BITS
+                don_path[n, 0] = j + 1
+                moves[j, k] |= SEEN
+                n += 1
+                _fetch_add(ctl, CTL_HUNGRY, -1)
+            k += 1
+        if n >= cap or ctl[CTL_HUNGRY] <= 0:
+            break
+    stats[ST_DONATED] = n
+
+
+@njit(**_ENTRY)
 def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, budget,
-            grow_short, grow_long, words, scratch, prefix, child_keys, best_path):
+            grow_short, grow_long, words, scratch, prefix, child_keys, best_path, ctl, don_cols, don_sc, don_mask,
+            don_path):
     """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays.
 
     Level 0 must hold the start position with its column codes
@@ -1124,8 +1311,20 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     expanded and expanded when the search reaches it. ``best_path``
     (int64[levels]) receives the moves to the first position with the best
     score, ``stats[ST_BEST_LEN]`` of them.
+
+    ``ctl`` (int64[NCTL]) is shared by the workers of one deal (parallel.py);
+    with ``ctl[CTL_PAR]`` 0 the search is alone and the ``don_*`` buffers are
+    not used. With it 1, every worker's level 0 is a position of the deal
+    that is in the shared tables and is this worker's to expand; the tables
+    grow when all workers together hold ``grow_short`` / ``grow_long`` rows;
+    a worker returns RUNNING as soon as ``ctl[CTL_STOP]`` is set, sets it
+    when it wins, and while ``ctl[CTL_HUNGRY]`` is positive hands positions
+    it would search later to the other workers (_donate) and returns RUNNING
+    right after, so that they reach a waiting worker at once. The last level
+    is then _donate's scratch, one fewer for the search.
     """
-    maxd = sc.shape[0] - 1
+    par = ctl[CTL_PAR] == 1
+    maxd = sc.shape[0] - (2 if par else 1)
     won = 4 * params[P_RANKS]
     if stats[ST_STARTED] == 0:
         # The root level as a typed int, not the literal 0: each literal
@@ -1136,10 +1335,12 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         short = _compact(words, _key(cols, sc, mask, root, params, words, scratch), params, sc, root)
         wp = _take_wpos(words, short, params)
         h = _hash(words) & np.uint64((ts if short else tt).shape[0] - 1)
-        _insert_key(ts, tt, words, h, short, wp, params, stats)
+        _insert_key(ts, tt, words, h, short, wp, params, stats, ctl)
         stats[ST_BEST] = _score(sc, root)
         if _score(sc, root) == won:
             stats[ST_SOLVED_DEPTH] = 0
+            if par:
+                ctl[CTL_STOP] = 1
             return SOLVED
         midx[0] = 0
         nmoves[0] = -1  # expanded in the loop
@@ -1149,17 +1350,36 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     d = stats[ST_DEPTH]
     start = stats[ST_NODES]
     while stats[ST_NODES] - start < budget:
-        if stats[ST_SHORT] >= grow_short:
-            stats[ST_DEPTH] = d
-            return GROW
-        if stats[ST_TTCOUNT] - stats[ST_SHORT] >= grow_long:
-            stats[ST_DEPTH] = d
-            return GROW_LONG
+        if par:
+            if ctl[CTL_STOP] != 0:
+                break
+            if ctl[CTL_ROWS] + stats[ST_UNSHARED] >= grow_short:
+                stats[ST_DEPTH] = d
+                return GROW
+            if ctl[CTL_ROWS_LONG] + stats[ST_UNSHARED_LONG] >= grow_long:
+                stats[ST_DEPTH] = d
+                return GROW_LONG
+            if ctl[CTL_HUNGRY] > 0 and stats[ST_NODES] >= stats[ST_NEXT_DONATE]:
+                _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stats, ctl, don_cols,
+                        don_sc, don_mask, don_path)
+                if stats[ST_DONATED] > 0:  # back to the coordinator at once, so a waiting worker can start
+                    stats[ST_DEPTH] = d
+                    return RUNNING
+                stats[ST_NEXT_DONATE] = stats[ST_NODES] + DONATE_EVERY  # nothing to hand over: not at every step
+        else:
+            if stats[ST_SHORT] >= grow_short:
+                stats[ST_DEPTH] = d
+                return GROW
+            if stats[ST_TTCOUNT] - stats[ST_SHORT] >= grow_long:
+                stats[ST_DEPTH] = d
+                return GROW_LONG
         if nmoves[d] < 0:  # reached, not yet expanded
             r = _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d,
-                        scratch, child_keys, won, budget - (stats[ST_NODES] - start), best_path, prefix)
+                        scratch, child_keys, won, budget - (stats[ST_NODES] - start), best_path, prefix, ctl)
             if r == 1:
                 stats[ST_DEPTH] = d
+                if par:
+                    ctl[CTL_STOP] = 1
                 return SOLVED
             if r == 2:  # the children would overrun the node budget
                 break

@@ -1,0 +1,267 @@
+"""One deal searched by several worker threads that share the transposition tables.
+
+``solve(..., workers=N)`` comes here when N > 1. The search kernel releases
+the GIL, so N threads run N depth-first searches at once over one pair of
+tables (kernel.py, ``ctl[CTL_PAR]``): a position is stored once, by the
+worker whose expansion made it, and that worker is the one that expands it
+later; any other worker that meets it skips it, as a search alone skips a
+position it has stored. Work moves between workers as positions: while the
+queue of positions nobody has started is short, busy workers hand over the
+positions they would search later, shallowest first (kernel._donate), and an
+idle worker takes one as the start of a search of its own.
+
+The verdict is the one a search alone gives: a win found by any worker is
+replayed by the reference engine as always, and "unsolvable" needs every
+worker's search to have ended exhausted with nothing left in the queue, which
+happens only when every stored position has been expanded (docs/solver-notes.md
+§8). Which worker reaches a position first depends on timing, so node counts
+and the winning line may differ from run to run; the limits end the search
+with ``unknown`` as they do for one worker (the node limit after the round
+that passes it, so by up to a round of nodes more).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+import numpy as np
+
+from . import solver as S
+from ._search import kernel as K
+from .game import Position
+
+ROUND_NODES = 1 << 17   # nodes each worker searches between two looks at the tables and the limits
+IDLE = -1               # run(): the worker had nothing to search
+DONATE = 32             # positions a worker can hand over in one round
+
+
+class _Item:
+    """A position nobody has expanded yet: its level-0 arrays and the kernel moves that lead to it."""
+
+    __slots__ = ("cols", "sc", "mask", "path")
+
+    def __init__(self, cols: np.ndarray, sc: np.ndarray, mask: np.uint64, path: list[int]):
+        self.cols, self.sc, self.mask, self.path = cols, sc, mask, path
+
+
+class _Worker:
+    """One thread's search arrays (one level more than a search alone: kernel._donate's scratch)."""
+
+    def __init__(self, base: "S._Problem"):
+        levels = S.MAX_LEVELS + 1
+        self.base = base
+        self.cols = np.zeros((levels, K.MAXCOLS, K.COLCAP), np.int8)
+        self.sc = np.zeros((levels, K.NSC), np.int64)
+        self.mask = np.zeros(levels, np.uint64)
+        self.moves = np.zeros((levels, base.moves.shape[1]), np.int64)
+        self.nmoves = np.zeros(levels, np.int64)
+        self.midx = np.zeros(levels, np.int64)
+        self.stats = np.zeros(K.NSTATS, np.int64)
+        self.words = np.zeros(4, np.uint64)
+        self.scratch = np.zeros(512, np.int64)
+        self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+        self.child_keys = np.zeros_like(base.child_keys)
+        self.best_path = np.zeros(levels, np.int64)
+        self.donated = S._donation_buffers(DONATE, levels)
+        self.item: _Item | None = None
+
+    def load(self, item: _Item) -> None:
+        self.item = item
+        self.cols[0] = item.cols
+        self.sc[0] = item.sc
+        self.mask[0] = item.mask
+        unshared = self.stats[K.ST_UNSHARED], self.stats[K.ST_UNSHARED_LONG]  # rows stored, not yet counted
+        self.stats[:] = 0
+        self.stats[K.ST_UNSHARED], self.stats[K.ST_UNSHARED_LONG] = unshared
+
+    def search(self, tables: "S._Tables", ctl: np.ndarray, budget: int) -> int:
+        b = self.base
+        return K._search(b.params, b.reserve, b.talon, b.lut, b.bm, self.cols, self.sc, self.mask, self.moves,
+                         self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
+                         tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch,
+                         self.prefix, self.child_keys, self.best_path, ctl, *self.donated)
+
+    def path_to(self, depth: int) -> list[int]:
+        """Kernel moves from the deal to this worker's level ``depth``."""
+        assert self.item is not None
+        return self.item.path + [int(self.moves[k, self.midx[k] - 1]) & K.MOVE_BITS for k in range(depth)]
+
+    def take_donations(self) -> list[_Item]:
+        assert self.item is not None
+        cols, sc, mask, path = self.donated
+        out = [_Item(cols[i].copy(), sc[i].copy(), mask[i], self.item.path + [int(m) for m in path[i, 1:1 + path[i, 0]]])
+               for i in range(int(self.stats[K.ST_DONATED]))]
+        self.stats[K.ST_DONATED] = 0
+        return out
+
+
+class _Totals:
+    """What the finished searches of all workers add up to, and the best position any of them reached."""
+
+    def __init__(self, start_score: int):
+        self.nodes = self.positions = self.max_depth = self.stuck = self.short = self.seen = self.covered = 0
+        self.keys = self.donated = 0
+        self.truncated = False
+        self.best = start_score
+        self.best_line: list[int] = []
+
+    def add(self, w: _Worker, finished: bool) -> None:
+        st = w.stats
+        if finished:
+            self.nodes += int(st[K.ST_NODES])
+            self.positions += int(st[K.ST_TTCOUNT] + st[K.ST_MERGED])
+            self.keys += int(st[K.ST_TTCOUNT])
+            self.stuck += int(st[K.ST_STUCK])
+            self.short += int(st[K.ST_SHORT])
+            self.seen += int(st[K.ST_SEEN])
+            self.covered += int(st[K.ST_COVERED])
+            self.truncated |= bool(st[K.ST_TRUNCATED])
+        self.max_depth = max(self.max_depth, len(w.item.path) + int(st[K.ST_MAXDEPTH]))
+        if int(st[K.ST_BEST]) > self.best:
+            self.best = int(st[K.ST_BEST])
+            self.best_line = w.item.path + [int(m) for m in w.best_path[:int(st[K.ST_BEST_LEN])]]
+
+
+def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_seconds: float | None,
+                   max_memory_mb: int, progress: Callable[[int, float], None] | None, seed: int | None,
+                   compile_seconds: float) -> "S.SolveResult":
+    """``solve`` with ``workers`` threads (see the module docstring); the same arguments and result."""
+    r = start.rules
+    t0 = time.perf_counter()
+    base = S._Problem(start)
+    tables = S._Tables(S._key_words(r), max_memory_mb * (1 << 20), base.cover_fields())
+    ctl = np.zeros(K.NCTL, np.int64)
+    ctl[K.CTL_PAR] = 1
+    queue = deque([_Item(base.cols[0].copy(), base.sc[0].copy(), base.mask[0], [])])
+    cond = threading.Condition()
+    ws = [_Worker(base) for _ in range(workers)]
+    totals = _Totals(start.score)
+    shared = {"searching": 0, "over": False}  # workers inside the kernel now; a worker ended the round
+
+    def run(w: _Worker, budget: int) -> int:
+        """One worker's round: search its position, take the next from the queue when it is done, or wait for
+        one while another worker is searching (and so can hand one over); ``IDLE`` when there is none."""
+        spent = 0
+        while True:
+            with cond:
+                if w.item is None:
+                    while not queue and not shared["over"]:
+                        if shared["searching"] == 0:
+                            return IDLE
+                        ctl[K.CTL_HUNGRY] = max(int(ctl[K.CTL_HUNGRY]), 1)
+                        cond.wait(0.05)
+                    if shared["over"]:
+                        return IDLE
+                    w.load(queue.popleft())
+                if shared["over"] or spent >= budget:
+                    return K.RUNNING
+                shared["searching"] += 1
+            before = int(w.stats[K.ST_NODES])
+            status = w.search(tables, ctl, budget - spent)  # the kernel releases the GIL
+            gained = int(w.stats[K.ST_NODES]) - before
+            spent += gained
+            if status == K.RUNNING and gained == 0 and w.stats[K.ST_DONATED] == 0:
+                spent = budget  # the next expansion does not fit what is left of this round's budget
+            with cond:
+                shared["searching"] -= 1
+                given = w.take_donations()
+                totals.donated += len(given)
+                queue.extend(given)
+                if status == K.EXHAUSTED:
+                    totals.add(w, finished=True)
+                    w.item = None
+                elif status != K.RUNNING or ctl[K.CTL_STOP]:
+                    shared["over"] = True
+                cond.notify_all()
+                if shared["over"]:
+                    return status
+
+    limit: str | None = None
+    winner: _Worker | None = None
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="canfield-search")
+    try:
+        while True:
+            done = totals.nodes + sum(int(w.stats[K.ST_NODES]) for w in ws if w.item is not None)
+            budget = ROUND_NODES
+            if max_nodes is not None:
+                left = max_nodes - done
+                if left <= 0:
+                    limit = "nodes"
+                    break
+                budget = max(1, min(budget, -(-left // workers)))
+            if not queue and all(w.item is None for w in ws):
+                break  # every stored position has been expanded: exhausted
+            ctl[K.CTL_HUNGRY] = max(0, 4 * workers - len(queue)) if len(queue) < workers else 0
+            shared["over"] = False
+            statuses = list(pool.map(lambda w: run(w, budget), ws))
+            after = totals.nodes + sum(int(w.stats[K.ST_NODES]) for w in ws if w.item is not None)
+            for w in ws:  # the rows each stored since its last batch (kernel.ROWS_BATCH), into the shared counts
+                for mine, total in ((K.ST_UNSHARED, K.CTL_ROWS), (K.ST_UNSHARED_LONG, K.CTL_ROWS_LONG)):
+                    ctl[total] += w.stats[mine]
+                    w.stats[mine] = 0
+            if K.SOLVED in statuses:
+                winner = ws[statuses.index(K.SOLVED)]
+                break
+            for grow, which in ((K.GROW, "short"), (K.GROW_LONG, "long")):
+                if grow in statuses:
+                    if not tables.grow(which, base.words):
+                        limit = "memory"
+                        break
+                    table = getattr(tables, which)
+                    ctl[K.CTL_ROWS if which == "short" else K.CTL_ROWS_LONG] = int(np.count_nonzero(table[:, 0]))
+            if limit:
+                break
+            if after == done and max_nodes is not None and K.GROW not in statuses and K.GROW_LONG not in statuses:
+                limit = "nodes"  # no worker's next expansion fits what is left of the node limit
+                break
+            elapsed = time.perf_counter() - t0
+            if progress is not None:
+                progress(totals.nodes + sum(int(w.stats[K.ST_NODES]) for w in ws if w.item is not None), elapsed)
+            if max_seconds is not None and elapsed >= max_seconds:
+                limit = "seconds"
+                break
+    except KeyboardInterrupt:
+        ctl[K.CTL_STOP] = 1
+        limit = "interrupted"
+    finally:
+        ctl[K.CTL_STOP] = 1
+        pool.shutdown(wait=True)
+    seconds = time.perf_counter() - t0
+    for w in ws:
+        if w.item is not None:
+            totals.add(w, finished=True)
+    moves: list[str] = []
+    if winner is not None:
+        path = winner.path_to(int(winner.stats[K.ST_SOLVED_DEPTH]))
+        moves = S._checked_line(base, start, path, "solution", 4 * r.ranks)
+        verdict, best_line = S.Verdict.SOLVED, moves
+        best = 4 * r.ranks
+    else:
+        best = totals.best
+        best_line = S._checked_line(base, start, totals.best_line, "best line", best)
+        if limit is None and not totals.truncated:
+            verdict = S.Verdict.UNSOLVABLE
+        else:
+            verdict = S.Verdict.UNKNOWN
+            limit = limit or "depth"
+    return S.SolveResult(
+        verdict=verdict,
+        moves=tuple(moves),
+        nodes=totals.nodes,
+        seconds=seconds,
+        max_depth=totals.max_depth,
+        best_score=best,
+        positions=totals.positions,
+        rules=r.name,
+        seed=seed,
+        limit=limit,
+        stats={"stuck_prunes": totals.stuck, "short_keys": totals.short,
+               "table_rows": tables.short.shape[0] + tables.long.shape[0], "seen_children": totals.seen,
+               "covered": totals.covered, "table_keys": totals.keys, "compile_seconds": compile_seconds,
+               "workers": workers, "donated": totals.donated},
+        best_line=tuple(best_line),
+    )
