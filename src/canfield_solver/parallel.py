@@ -48,25 +48,12 @@ class _Item:
         self.cols, self.sc, self.mask, self.path = cols, sc, mask, path
 
 
-class _Worker:
+class _Worker(S._Stack):
     """One thread's search arrays (one level more than a search alone: kernel._donate's scratch)."""
 
     def __init__(self, base: "S._Problem"):
-        levels = S.MAX_LEVELS + 1
+        super().__init__(S.MAX_LEVELS + 1, base.moves.shape[1], DONATE)
         self.base = base
-        self.cols = np.zeros((levels, K.MAXCOLS, K.COLCAP), np.int8)
-        self.sc = np.zeros((levels, K.NSC), np.int64)
-        self.mask = np.zeros(levels, np.uint64)
-        self.moves = np.zeros((levels, base.moves.shape[1]), np.int64)
-        self.nmoves = np.zeros(levels, np.int64)
-        self.midx = np.zeros(levels, np.int64)
-        self.stats = np.zeros(K.NSTATS, np.int64)
-        self.words = np.zeros(4, np.uint64)
-        self.scratch = np.zeros(512, np.int64)
-        self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-        self.child_keys = np.zeros_like(base.child_keys)
-        self.best_path = np.zeros(levels, np.int64)
-        self.donated = S._donation_buffers(DONATE, levels)
         self.item: _Item | None = None
 
     def load(self, item: _Item) -> None:
@@ -79,11 +66,7 @@ class _Worker:
         self.stats[K.ST_UNSHARED], self.stats[K.ST_UNSHARED_LONG] = unshared
 
     def search(self, tables: "S._Tables", ctl: np.ndarray, budget: int) -> int:
-        b = self.base
-        return K._search(b.params, b.reserve, b.talon, b.lut, b.bm, self.cols, self.sc, self.mask, self.moves,
-                         self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
-                         tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch,
-                         self.prefix, self.child_keys, self.best_path, ctl, *self.donated)
+        return K._search(*self.kernel_args(self.base, tables, budget, ctl))
 
     def path_to(self, depth: int) -> list[int]:
         """Kernel moves from the deal to this worker's level ``depth``."""

@@ -268,14 +268,38 @@ class _Tables:
         return True
 
 
-def _donation_buffers(n: int, levels: int = 1) -> tuple:
-    """kernel._donate's buffers for ``n`` positions: cards, scalars, talon masks, paths (length first)."""
-    return (np.zeros((n, K.MAXCOLS, K.COLCAP), np.int8), np.zeros((n, K.NSC), np.int64), np.zeros(n, np.uint64),
-            np.zeros((n, levels + 1), np.int64))
+class _Stack:
+    """One search's own arrays: its stack of ``levels`` levels of up to ``width`` moves, counters and scratch,
+    and room for ``donate`` positions handed over (kernel._donate); the rest of kernel._search's arguments
+    belong to the deal (_Problem) and the tables (_Tables)."""
+
+    def __init__(self, levels: int, width: int, donate: int = 1):
+        self.cols = np.zeros((levels, K.MAXCOLS, K.COLCAP), np.int8)
+        self.sc = np.zeros((levels, K.NSC), np.int64)
+        self.mask = np.zeros(levels, np.uint64)
+        self.moves = np.zeros((levels, width), np.int64)
+        self.nmoves = np.zeros(levels, np.int64)
+        self.midx = np.zeros(levels, np.int64)
+        self.stats = np.zeros(K.NSTATS, np.int64)
+        self.words = np.zeros(4, np.uint64)
+        self.scratch = np.zeros(512, np.int64)
+        self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+        self.child_keys = np.zeros((width, 8), np.uint64)
+        self.best_path = np.zeros(levels, np.int64)
+        # kernel._donate's buffers: cards, scalars, talon masks, paths (length first)
+        self.donated = (np.zeros((donate, K.MAXCOLS, K.COLCAP), np.int8), np.zeros((donate, K.NSC), np.int64),
+                        np.zeros(donate, np.uint64), np.zeros((donate, levels + 1), np.int64))
+
+    def kernel_args(self, prob: "_Problem", tables: "_Tables", budget: int, ctl: np.ndarray) -> tuple:
+        """The arguments of ``kernel._search`` for this stack searching ``prob``'s deal."""
+        return (prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, self.cols, self.sc, self.mask, self.moves,
+                self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
+                tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch, self.prefix,
+                self.child_keys, self.best_path, ctl, *self.donated)
 
 
-class _Problem:
-    """The arrays of one search."""
+class _Problem(_Stack):
+    """The arrays of one search: the deal's, and the stack of a search alone."""
 
     def __init__(self, pos: Position, init_codes: bool = True):
         r = pos.rules
@@ -288,9 +312,7 @@ class _Problem:
         _key_widths(self.params, len(talon_list), len(pos.reserve), r.redeals)
         self.lut = _lookup_table(r, pos.base_rank)
         self.bm = _card_masks(r, pos.base_rank)
-        self.cols = np.zeros((MAX_LEVELS, K.MAXCOLS, K.COLCAP), np.int8)
-        self.sc = np.zeros((MAX_LEVELS, K.NSC), np.int64)
-        self.mask = np.zeros(MAX_LEVELS, np.uint64)
+        super().__init__(MAX_LEVELS, _max_moves(r, len(talon_list)))
         self.sc[0, K.SC_RES] = len(pos.reserve)
         self.sc[0, K.SC_WB] = len(pos.waste)
         self.sc[0, K.SC_RDL] = pos.redeals_used
@@ -302,17 +324,7 @@ class _Problem:
         self.mask[0] = np.uint64((1 << len(talon_list)) - 1)
         if init_codes:
             K._init_codes(self.cols, self.sc, 0, self.params)
-        self.moves = np.zeros((MAX_LEVELS, _max_moves(r, len(talon_list))), np.int64)
-        self.nmoves = np.zeros(MAX_LEVELS, np.int64)
-        self.midx = np.zeros(MAX_LEVELS, np.int64)
-        self.stats = np.zeros(K.NSTATS, np.int64)
-        self.words = np.zeros(4, np.uint64)
-        self.scratch = np.zeros(512, np.int64)
-        self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-        self.child_keys = np.zeros((self.moves.shape[1], 8), np.uint64)
-        self.best_path = np.zeros(MAX_LEVELS, np.int64)
         self.ctl = np.zeros(K.NCTL, np.int64)  # a search alone: no shared tables, nothing handed over
-        self.donated = _donation_buffers(1)
 
     def cover_fields(self) -> tuple[int, int]:
         """kernel._cover_at: the cover field of a short row (in word 1) and of a long row (in word 0);
@@ -326,11 +338,8 @@ class _Problem:
         return short, long
 
     def search_args(self, tables: "_Tables", budget: int) -> tuple:
-        """The arguments of ``kernel._search``."""
-        return (self.params, self.reserve, self.talon, self.lut, self.bm, self.cols, self.sc, self.mask, self.moves,
-                self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
-                tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch, self.prefix,
-                self.child_keys, self.best_path, self.ctl, *self.donated)
+        """The arguments of ``kernel._search`` for the search alone."""
+        return self.kernel_args(self, tables, budget, self.ctl)
 
 
 # --- Compiling the kernel -----------------------------------------------------------------
