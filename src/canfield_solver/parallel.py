@@ -76,7 +76,8 @@ class _Worker(S._Stack):
     def take_donations(self) -> list[_Item]:
         assert self.item is not None
         cols, sc, mask, path = self.donated
-        out = [_Item(cols[i].copy(), sc[i].copy(), mask[i], self.item.path + [int(m) for m in path[i, 1:1 + path[i, 0]]])
+        out = [_Item(cols[i].copy(), sc[i].copy(), mask[i],
+                     self.item.path + [int(m) for m in path[i, 1:1 + path[i, 0]]])
                for i in range(int(self.stats[K.ST_DONATED]))]
         self.stats[K.ST_DONATED] = 0
         return out

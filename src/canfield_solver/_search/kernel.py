@@ -204,18 +204,26 @@ else:
             return builder.call(fn, args)
         return types.uint64(types.uint64), codegen
 
+    def _item_ptr(context, builder, arrty, ary_val, inds, ind_types):
+        """LLVM pointer to the item of an array at ``inds`` (values of the types ``ind_types``), unchecked."""
+        ary = context.make_array(arrty)(context, builder, ary_val)
+        inds = [context.cast(builder, v, t, types.intp) for v, t in zip(inds, ind_types)]
+        return cgutils.get_item_pointer2(context, builder, data=ary.data,
+                                         shape=cgutils.unpack_tuple(builder, ary.shape),
+                                         strides=cgutils.unpack_tuple(builder, ary.strides),
+                                         layout=arrty.layout, inds=inds, wraparound=False)
+
+    def _item_ptr2(context, builder, signature, args):
+        """Pointer to ``arr[i, j]`` for an intrinsic whose first three arguments are ``arr, i, j``."""
+        return _item_ptr(context, builder, signature.args[0], args[0], args[1:3], signature.args[1:3])
+
     @intrinsic
     def _prefetch_row(typingctx, arr, i):
         """Start loading row ``i`` of a 2-D array into the cache (PREFETCHT0); no result, no wait."""
         def codegen(context, builder, signature, args):
-            arrty = signature.args[0]
-            ary = context.make_array(arrty)(context, builder, args[0])
-            idx = context.cast(builder, args[1], signature.args[1], types.intp)
-            ptr = cgutils.get_item_pointer2(context, builder, data=ary.data,
-                                            shape=cgutils.unpack_tuple(builder, ary.shape),
-                                            strides=cgutils.unpack_tuple(builder, ary.strides),
-                                            layout=arrty.layout, inds=[idx, context.get_constant(types.intp, 0)],
-                                            wraparound=False)
+            zero = context.get_constant(types.intp, 0)
+            ptr = _item_ptr(context, builder, signature.args[0], args[0], [args[1], zero],
+                            [signature.args[1], types.intp])
             i32 = llvm_ir.IntType(32)
             fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [ptr.type, i32, i32, i32])
             fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
@@ -223,21 +231,11 @@ else:
             return context.get_dummy_value()
         return types.none(arr, i), codegen
 
-    def _item_ptr2(context, builder, arrty, ary_val, i, j, ity, jty):
-        ary = context.make_array(arrty)(context, builder, ary_val)
-        ii = context.cast(builder, i, ity, types.intp)
-        jj = context.cast(builder, j, jty, types.intp)
-        return cgutils.get_item_pointer2(context, builder, data=ary.data,
-                                         shape=cgutils.unpack_tuple(builder, ary.shape),
-                                         strides=cgutils.unpack_tuple(builder, ary.strides),
-                                         layout=arrty.layout, inds=[ii, jj], wraparound=False)
-
     @intrinsic
     def _cas(typingctx, arr, i, j, expected, new):
         """Compare-and-swap ``arr[i, j]`` (uint64): store ``new`` if it holds ``expected``; the old value."""
         def codegen(context, builder, signature, args):
-            ptr = _item_ptr2(context, builder, signature.args[0], args[0], args[1], args[2],
-                             signature.args[1], signature.args[2])
+            ptr = _item_ptr2(context, builder, signature, args)
             exp = context.cast(builder, args[3], signature.args[3], types.uint64)
             val = context.cast(builder, args[4], signature.args[4], types.uint64)
             res = builder.cmpxchg(ptr, exp, val, "seq_cst", "seq_cst")
@@ -248,8 +246,7 @@ else:
     def _load_acquire(typingctx, arr, i, j):
         """``arr[i, j]`` (uint64), read so that what its writer wrote before it is seen too."""
         def codegen(context, builder, signature, args):
-            ptr = _item_ptr2(context, builder, signature.args[0], args[0], args[1], args[2],
-                             signature.args[1], signature.args[2])
+            ptr = _item_ptr2(context, builder, signature, args)
             return builder.load_atomic(ptr, "acquire", 8)
         return types.uint64(arr, i, j), codegen
 
@@ -257,8 +254,7 @@ else:
     def _store_release(typingctx, arr, i, j, v):
         """``arr[i, j] = v`` (uint64), after every store before it."""
         def codegen(context, builder, signature, args):
-            ptr = _item_ptr2(context, builder, signature.args[0], args[0], args[1], args[2],
-                             signature.args[1], signature.args[2])
+            ptr = _item_ptr2(context, builder, signature, args)
             val = context.cast(builder, args[3], signature.args[3], types.uint64)
             builder.store_atomic(val, ptr, "release", 8)
             return context.get_dummy_value()
@@ -268,13 +264,7 @@ else:
     def _fetch_add(typingctx, arr, i, v):
         """Add ``v`` to ``arr[i]`` (int64) atomically; the old value."""
         def codegen(context, builder, signature, args):
-            arrty = signature.args[0]
-            ary = context.make_array(arrty)(context, builder, args[0])
-            ii = context.cast(builder, args[1], signature.args[1], types.intp)
-            ptr = cgutils.get_item_pointer2(context, builder, data=ary.data,
-                                            shape=cgutils.unpack_tuple(builder, ary.shape),
-                                            strides=cgutils.unpack_tuple(builder, ary.strides),
-                                            layout=arrty.layout, inds=[ii], wraparound=False)
+            ptr = _item_ptr(context, builder, signature.args[0], args[0], [args[1]], [signature.args[1]])
             val = context.cast(builder, args[2], signature.args[2], types.int64)
             return builder.atomic_rmw("add", ptr, val, "seq_cst")
         return types.int64(arr, i, v), codegen
