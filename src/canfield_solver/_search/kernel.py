@@ -1236,6 +1236,17 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
 
 
 @njit(**_INLINE)
+def _copy_position(cols, sc, mask, i, to_cols, to_sc, to_mask, o):
+    """Copy the position at level ``i`` (its cards, scalars and talon mask) to slot ``o`` of the ``to_`` arrays."""
+    for c in range(MAXCOLS):
+        for x in range(sc[i, SC_LEN + c]):
+            to_cols[o, c, x] = cols[i, c, x]
+    for x in range(NSC):
+        to_sc[o, x] = sc[i, x]
+    to_mask[o] = mask[i]
+
+
+@njit(**_INLINE)
 def _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stats, ctl, don_cols, don_sc, don_mask,
             don_path):
     """Hand over to other workers the positions this one would search later, shallowest first, while the
@@ -1258,19 +1269,9 @@ def _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stat
         while k < nmoves[j] and n < cap and ctl[CTL_HUNGRY] > 0:
             mv = moves[j, k]
             if not (mv & SEEN):
-                for c in range(MAXCOLS):
-                    for x in range(sc[j, SC_LEN + c]):
-                        cols[scr, c, x] = cols[j, c, x]
-                for x in range(NSC):
-                    sc[scr, x] = sc[j, x]
-                mask[scr] = mask[j]
+                _copy_position(cols, sc, mask, j, cols, sc, mask, scr)
                 _apply(cols, sc, mask, scr, mv, params, reserve, talon)
-                for c in range(MAXCOLS):
-                    for x in range(sc[scr, SC_LEN + c]):
-                        don_cols[n, c, x] = cols[scr, c, x]
-                for x in range(NSC):
-                    don_sc[n, x] = sc[scr, x]
-                don_mask[n] = mask[scr]
+                _copy_position(cols, sc, mask, scr, don_cols, don_sc, don_mask, n)
                 for x in range(j):
                     don_path[n, 1 + x] = moves[x, midx[x] - 1] & MOVE_BITS
                 don_path[n, 1 + j] = mv & MOVE_BITS
