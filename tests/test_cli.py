@@ -93,3 +93,11 @@ def test_empty_and_blank_option_values_are_refused(tmp_path):
         one_line_error(invoke("solve", opt, "") if opt == "--seed" else invoke("solve", "--seed", "2", opt, ""),
                        f"Invalid value for '{opt}")
     one_line_error(invoke("deal", ""), "SEED")
+
+
+def test_an_unknown_verdict_says_what_stopped_the_search():
+    res = CliRunner().invoke(cli, ["solve", "--seed", "6", "--max-nodes", "1000"])
+    assert res.exit_code == 3 and "unknown" in res.output and "stopped by the nodes limit" in res.output
+    from canfield_solver.cli import _why_stopped
+
+    assert _why_stopped("interrupted") == "interrupted (Ctrl-C)"

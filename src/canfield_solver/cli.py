@@ -436,7 +436,7 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
             if v == "solved":
                 line += f"; winning line of {len(result.moves)} moves"
             elif v == "unknown":
-                line += f"; stopped by the {result.limit} limit"
+                line += f"; {_why_stopped(result.limit)}"
             click.echo(line)
             click.echo(f"best score: {result.best_score}/{full}")
         if show_moves and result.moves:
@@ -614,10 +614,15 @@ def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
     return 0
 
 
+def _why_stopped(limit: str) -> str:
+    """Why a search ended ``unknown``, for a person: Ctrl-C, or the limit that stopped it."""
+    return "interrupted (Ctrl-C)" if limit == "interrupted" else f"stopped by the {limit} limit"
+
+
 def _analysis_lines(a: Any, full: int, where: str) -> list[str]:
     lines = [f"{where} · {a.rules}: {a.verdict}, rated {a.rating}"]
     lines.append(f"  search            {a.nodes:,} nodes, {a.seconds:.2f} s in all"
-                 + (f" (stopped by the {a.limit} limit)" if a.limit else ""))
+                 + (f" ({_why_stopped(a.limit)})" if a.limit else ""))
     if a.verdict == "solved":
         lines.append(f"  solution          {a.solution_length} moves, {a.redeals} redeals")
         lines.append(f"  critical          {a.critical_positions} positions on the solution where a move "
