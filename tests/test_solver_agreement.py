@@ -151,3 +151,26 @@ def test_covering_keeps_every_verdict_and_cuts_children(preset):
 def test_covering_keeps_every_verdict_many(preset):
     checked, fired = check_covering(preset, range(120, 2120))
     assert checked >= 1500 and fired >= checked // 5, (checked, fired)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile"])
+def test_agreement_where_stuck_children_are_left_out(preset, workers):
+    """Fixed reduced deals, some lost, on which the stuck-card test cuts children when they are made
+    (kernel._expand, docs/solver-notes.md §2): the verdicts still equal the exhaustive search's, alone and
+    with two workers, and the prune fired on the lost deals themselves."""
+    lost = stuck_on_lost = 0
+    for shape in [(5, 2, 2), (6, 2, 2)]:
+        for seed in range(30):
+            deal = Deal.from_seed(seed, reduced(preset, shape))
+            try:
+                truth = exhaustive_winnable(deal, max_states=40_000)
+            except RuntimeError:
+                continue
+            res = solve(deal, workers=workers)
+            assert res.verdict is not Verdict.UNKNOWN
+            assert (res.verdict is Verdict.SOLVED) == truth, (preset, shape, seed, res.verdict)
+            if not truth:
+                lost += 1
+                stuck_on_lost += res.stats["stuck_prunes"]
+    assert lost > 0 and stuck_on_lost > 0
