@@ -86,24 +86,25 @@ class _Worker(S._Stack):
 class _Totals:
     """What the finished searches of all workers add up to, and the best position any of them reached."""
 
+    SUMMED = (K.ST_NODES, K.ST_TTCOUNT, K.ST_MERGED, K.ST_STUCK, K.ST_SHORT, K.ST_SEEN, K.ST_COVERED)
+
     def __init__(self, start_score: int):
-        self.nodes = self.positions = self.max_depth = self.stuck = self.short = self.seen = self.covered = 0
-        self.keys = self.donated = 0
+        self.stats = np.zeros(K.NSTATS, np.int64)  # the SUMMED counters, as one search's would be
+        self.max_depth = self.donated = 0
         self.truncated = False
         self.best = start_score
         self.best_line: list[int] = []
 
-    def add(self, w: _Worker, finished: bool) -> None:
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[K.ST_NODES])
+
+    def add(self, w: _Worker) -> None:
+        """Count the search ``w`` has made from its position (ended, or stopped with the rest)."""
         st = w.stats
-        if finished:
-            self.nodes += int(st[K.ST_NODES])
-            self.positions += int(st[K.ST_TTCOUNT] + st[K.ST_MERGED])
-            self.keys += int(st[K.ST_TTCOUNT])
-            self.stuck += int(st[K.ST_STUCK])
-            self.short += int(st[K.ST_SHORT])
-            self.seen += int(st[K.ST_SEEN])
-            self.covered += int(st[K.ST_COVERED])
-            self.truncated |= bool(st[K.ST_TRUNCATED])
+        for i in self.SUMMED:
+            self.stats[i] += st[i]
+        self.truncated |= bool(st[K.ST_TRUNCATED])
         self.max_depth = max(self.max_depth, len(w.item.path) + int(st[K.ST_MAXDEPTH]))
         if int(st[K.ST_BEST]) > self.best:
             self.best = int(st[K.ST_BEST])
@@ -156,7 +157,7 @@ def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_sec
                 totals.donated += len(given)
                 queue.extend(given)
                 if status == K.EXHAUSTED:
-                    totals.add(w, finished=True)
+                    totals.add(w)
                     w.item = None
                 elif status != K.RUNNING or ctl[K.CTL_STOP]:
                     shared["over"] = True
@@ -164,12 +165,16 @@ def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_sec
                 if shared["over"]:
                     return status
 
+    def nodes_so_far() -> int:
+        """Nodes of the finished searches and of the ones still held by a worker."""
+        return totals.nodes + sum(int(w.stats[K.ST_NODES]) for w in ws if w.item is not None)
+
     limit: str | None = None
     winner: _Worker | None = None
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="canfield-search")
     try:
         while True:
-            done = totals.nodes + sum(int(w.stats[K.ST_NODES]) for w in ws if w.item is not None)
+            done = nodes_so_far()
             budget = ROUND_NODES
             if max_nodes is not None:
                 left = max_nodes - done
@@ -182,7 +187,7 @@ def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_sec
             ctl[K.CTL_HUNGRY] = max(0, 4 * workers - len(queue)) if len(queue) < workers else 0
             shared["over"] = False
             statuses = list(pool.map(lambda w: run(w, budget), ws))
-            after = totals.nodes + sum(int(w.stats[K.ST_NODES]) for w in ws if w.item is not None)
+            after = nodes_so_far()
             for w in ws:  # the rows each stored since its last batch (kernel.ROWS_BATCH), into the shared counts
                 for mine, total in ((K.ST_UNSHARED, K.CTL_ROWS), (K.ST_UNSHARED_LONG, K.CTL_ROWS_LONG)):
                     ctl[total] += w.stats[mine]
@@ -204,7 +209,7 @@ def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_sec
                 break
             elapsed = time.perf_counter() - t0
             if progress is not None:
-                progress(totals.nodes + sum(int(w.stats[K.ST_NODES]) for w in ws if w.item is not None), elapsed)
+                progress(after, elapsed)
             if max_seconds is not None and elapsed >= max_seconds:
                 limit = "seconds"
                 break
@@ -217,7 +222,7 @@ def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_sec
     seconds = time.perf_counter() - t0
     for w in ws:
         if w.item is not None:
-            totals.add(w, finished=True)
+            totals.add(w)
     moves: list[str] = []
     if winner is not None:
         path = winner.path_to(int(winner.stats[K.ST_SOLVED_DEPTH]))
@@ -239,13 +244,11 @@ def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_sec
         seconds=seconds,
         max_depth=totals.max_depth,
         best_score=best,
-        positions=totals.positions,
+        positions=S._positions(totals.stats),
         rules=r.name,
         seed=seed,
         limit=limit,
-        stats={"stuck_prunes": totals.stuck, "short_keys": totals.short,
-               "table_rows": tables.short.shape[0] + tables.long.shape[0], "seen_children": totals.seen,
-               "covered": totals.covered, "table_keys": totals.keys, "compile_seconds": compile_seconds,
-               "workers": workers, "donated": totals.donated},
+        stats={**S._result_stats(totals.stats, tables, compile_seconds), "workers": workers,
+               "donated": totals.donated},
         best_line=tuple(best_line),
     )

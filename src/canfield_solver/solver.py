@@ -574,14 +574,23 @@ def solve(
         seconds=seconds,
         max_depth=int(st[K.ST_MAXDEPTH]),
         best_score=int(st[K.ST_BEST]),
-        positions=int(st[K.ST_TTCOUNT] + st[K.ST_MERGED]),
+        positions=_positions(st),
         rules=r.name,
         seed=seed,
         limit=limit,
-        stats={"stuck_prunes": int(st[K.ST_STUCK]), "short_keys": int(st[K.ST_SHORT]),
-               "table_rows": tables.short.shape[0] + tables.long.shape[0],
-               "seen_children": int(st[K.ST_SEEN]), "covered": int(st[K.ST_COVERED]),
-               "table_keys": int(st[K.ST_TTCOUNT]),
-               "compile_seconds": compile_seconds},
+        stats=_result_stats(st, tables, compile_seconds),
         best_line=tuple(best_line),
     )
+
+
+def _positions(st: np.ndarray) -> int:
+    """Distinct positions stored: rows, and waste positions merged into a row (covering)."""
+    return int(st[K.ST_TTCOUNT] + st[K.ST_MERGED])
+
+
+def _result_stats(st: np.ndarray, tables: _Tables, compile_seconds: float) -> dict:
+    """``SolveResult.stats`` from a search's counters (kernel.ST_*)."""
+    return {"stuck_prunes": int(st[K.ST_STUCK]), "short_keys": int(st[K.ST_SHORT]),
+            "table_rows": tables.short.shape[0] + tables.long.shape[0],
+            "seen_children": int(st[K.ST_SEEN]), "covered": int(st[K.ST_COVERED]),
+            "table_keys": int(st[K.ST_TTCOUNT]), "compile_seconds": compile_seconds}
