@@ -22,6 +22,10 @@ CUSTOM = {
     "any-suit-draw1": Rules(name="any-suit-draw1", build="any", draw=1, redeals=0),
     "gap-lock-runs": Rules(name="gap-lock-runs", column_moves="runs", moves_while_gap_open=False,
                            tableau_wrap="relative-to-base"),
+    # Parts of columns moving while gaps take only the waste top: the stuck-card test must stay off
+    # (a moved part carries cards off the cards they cover; see the test at the end).
+    "runs-waste-gap": Rules(name="runs-waste-gap", column_moves="runs", gap_fill="waste"),
+    "freeing-waste-gap": Rules(name="freeing-waste-gap", column_moves="whole-or-freeing", gap_fill="waste"),
 }
 ALL_RULES = preset_names() + list(CUSTOM)
 
@@ -174,3 +178,18 @@ def test_agreement_where_stuck_children_are_left_out(preset, workers):
                 lost += 1
                 stuck_on_lost += res.stats["stuck_prunes"]
     assert lost > 0 and stuck_on_lost > 0
+
+
+@pytest.mark.parametrize("column_moves, shape, seed", [("runs", (5, 2, 3), 247), ("whole-or-freeing", (6, 2, 3), 80)])
+def test_no_stuck_card_test_where_parts_of_columns_move(column_moves, shape, seed):
+    """A won deal that the stuck-card test once called lost: with parts of columns moving, a part can
+    carry a card of the "stuck" set off the card it covered, which SOLVER-NOTES §2 assumes never happens.
+    The kernel must not apply the test under such rules (solver._params), whatever the gap rule."""
+    ranks, reserve, columns = shape
+    rules = Rules(name="parts-waste", column_moves=column_moves, gap_fill="waste",
+                  ranks=ranks, reserve_size=reserve, columns=columns)
+    deal = Deal.from_seed(seed, rules)
+    assert exhaustive_winnable(deal, max_states=40_000)
+    res = solve(deal)
+    assert res.verdict is Verdict.SOLVED
+    assert res.stats["stuck_prunes"] == 0

@@ -132,8 +132,10 @@ def _params(r: Rules) -> np.ndarray:
     p[K.P_REDEALS] = -1 if r.redeals is None else r.redeals
     p[K.P_SAFE] = _safe_mode(r)
     # The stuck-card test needs: a tableau card leaves its place only for a
-    # foundation or a host on a non-empty column, never for a gap.
-    p[K.P_STUCK] = 1 if r.gap_fill == "waste" else 0
+    # foundation or a host on a non-empty column, never for a gap; and only
+    # alone (its column's top) or with its whole column, so that no move
+    # carries a card off the cards it covers (docs/solver-notes.md §2).
+    p[K.P_STUCK] = 1 if r.gap_fill == "waste" and r.column_moves in ("top-and-whole", "whole") else 0
     p[K.P_GAPLOCK] = 0 if r.moves_while_gap_open else 1
     p[K.P_SUITBITS] = L.SUIT_BITS[_BUILD[r.build]]
     # Covering end-of-pass positions needs every pass to end in the one cycle key: unlimited redeals,
