@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Rules, get_rules, preset_names
+from canfield_solver.errors import RulesError
 from canfield_solver.solver import Verdict, solve
 from reference_search import exhaustive_winnable
 
@@ -196,3 +197,45 @@ def test_no_stuck_card_test_where_parts_of_columns_move(column_moves, shape, see
     res = solve(deal)
     assert res.verdict is Verdict.SOLVED
     assert res.stats["stuck_prunes"] == 0
+
+
+@st.composite
+def any_rules(draw):
+    """A rule set with every field drawn (reduced sizes), so that combinations no preset or fixed custom
+    rule set has meet the exhaustive search too."""
+    ranks = draw(st.integers(4, 6))
+    base = draw(st.one_of(st.just("random"), st.integers(0, ranks - 1)))
+    fields = dict(
+        name="any", ranks=ranks, reserve_size=draw(st.integers(0, 2)), columns=draw(st.integers(1, 3)),
+        base=base, build=draw(st.sampled_from(["alternate", "suit", "any"])),
+        tableau_wrap=draw(st.sampled_from(["full", "relative-to-base", "none"])),
+        column_moves=draw(st.sampled_from(["top-and-whole", "whole", "runs", "whole-or-freeing"])),
+        gap_fill=draw(st.sampled_from(["waste", "any"])), gap_autofill=draw(st.booleans()),
+        draw=draw(st.integers(1, 3)), redeals=draw(st.sampled_from([None, 0, 1, 2])),
+        moves_while_gap_open=draw(st.booleans()),
+        base_removed=base != "random" and draw(st.booleans()))
+    try:
+        return Rules(**fields)
+    except RulesError:
+        assume(False)
+
+
+def any_rules_test(max_examples, max_states):
+    @settings(max_examples=max_examples, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(rules=any_rules(), seed=st.integers(0, 2**64 - 1))
+    def test(rules, seed):
+        deal = Deal.from_seed(seed, rules)
+        try:
+            truth = exhaustive_winnable(deal, max_states=max_states)
+        except RuntimeError:
+            assume(False)
+        res = solve(deal)
+        assert res.verdict is not Verdict.UNKNOWN
+        assert (res.verdict is Verdict.SOLVED) == truth, (rules, seed, res.verdict)
+
+    return test
+
+
+test_random_rule_sets_equal_exhaustive_search = any_rules_test(300, 12_000)
+test_random_rule_sets_equal_exhaustive_search_many = pytest.mark.slow(any_rules_test(4000, 30_000))
