@@ -1032,21 +1032,20 @@ def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     if wp >= 0:
         w, shift, field = _cover_at(short, params)
         new = _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par)
-    else:
-        new = _tt_insert_at(table, row, i, par)
-        if new == 1:
+    else:  # 2 for a new row, as _cover_insert_at says it
+        new = 2 * _tt_insert_at(table, row, i, par)
+        if new == 2:
             stats[ST_TTCOUNT] += 1
             stats[ST_SHORT] += 1 if short else 0
-    row_added = new == 2 or (new == 1 and wp < 0)
-    if new == 2:  # a new row (covering)
-        new = 1
-    if par and row_added:
+    if new != 2:
+        return new
+    if par:
         at = ST_UNSHARED if short else ST_UNSHARED_LONG
         stats[at] += 1
         if stats[at] >= ROWS_BATCH:
             _fetch_add(ctl, CTL_ROWS if short else CTL_ROWS_LONG, stats[at])
             stats[at] = 0
-    return new
+    return 1
 
 
 @njit(**_INLINE)
