@@ -364,8 +364,10 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
                    f"{res.seconds:.3f} s)")
     else:
         assert res is not None
-        click.echo(f"{where}: unknown — the {res.limit} limit stopped the search after {res.nodes:,} nodes; "
-                   f"raise --max-seconds or --max-memory")
+        click.echo(f"{where}: unknown — the {res.limit} limit stopped the search after {res.nodes:,} nodes")
+        further = _go_further(res.limit, max_seconds, max_nodes, max_memory_mb, None)
+        if further:
+            click.echo(further)
     for line in h.log.lines():
         click.echo(line)
     return EXIT_CODES[h.verdict.value]
@@ -439,6 +441,9 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
                 line += f"; {_why_stopped(result.limit)}"
             click.echo(line)
             click.echo(f"best score: {result.best_score}/{full}")
+            further = _go_further(result.limit, max_seconds, max_nodes, max_memory_mb, workers)
+            if v == "unknown" and further:
+                click.echo(further)
         if show_moves and result.moves:
             click.echo(format_steps(steps(start, result.moves)))
     return EXIT_CODES[result.verdict.value]
@@ -617,6 +622,37 @@ def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
 def _why_stopped(limit: str) -> str:
     """Why a search ended ``unknown``, for a person: Ctrl-C, or the limit that stopped it."""
     return "interrupted (Ctrl-C)" if limit == "interrupted" else f"stopped by the {limit} limit"
+
+
+def _go_further(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
+                workers: int | None) -> str | None:
+    """The options to run an ``unknown`` search again with, for a person; None when no limit stopped it
+    or the one that did cannot go up.
+
+    The limit that stopped the search goes up four times, memory at most to half of this machine's
+    memory; a larger table also takes longer to fill, so seconds go up with memory. With ``workers`` 1
+    (``solve``), idle cores are offered with --jobs (None: the command has no --jobs).
+    """
+    opts = []
+    if limit == "nodes" and max_nodes is not None:
+        opts.append(f"--max-nodes {4 * max_nodes}")
+    elif limit == "memory":
+        try:
+            half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2 ** 21
+        except (ValueError, OSError, AttributeError):
+            half = 4 * max_memory_mb
+        more = min(4 * max_memory_mb, half)
+        if more <= max_memory_mb:
+            return None
+        opts += [f"--max-memory {more}", f"--max-seconds {max_seconds * 4:g}"]
+    elif limit == "seconds":
+        opts.append(f"--max-seconds {max_seconds * 4:g}")
+    else:
+        return None
+    cores = os.cpu_count() or 1
+    if workers == 1 and cores > 1:
+        opts.append(f"--jobs {cores}")
+    return "to go further: " + " ".join(opts)
 
 
 def _analysis_lines(a: Any, full: int, where: str) -> list[str]:
