@@ -56,6 +56,40 @@ def test_time_and_memory_limits_give_unknown():
     assert r.verdict is Verdict.UNKNOWN and r.limit == "memory"
 
 
+def test_the_last_growth_takes_what_the_cap_allows():
+    """A table's last growth goes to the most rows the cap allows (any count, not a power of two), the
+    cap holding both tables and the old copy at every step; once the other table has grown, growth is
+    fourfold or twofold as before."""
+    import numpy as np
+
+    from canfield_solver.solver import _Tables
+
+    for cap_mb, last in ((720, 38_731_776), (16, 720_896)):
+        t = _Tables(4, cap_mb << 20)
+        sizes = [t.short.shape[0]]
+        while rows := t._grown_rows(t.short):
+            assert t.short.nbytes + t.long.nbytes + rows * 16 <= cap_mb << 20
+            t.short = np.zeros((rows, 2), np.uint64)
+            sizes.append(rows)
+        assert sizes[-1] == last and sizes[-1] & (sizes[-1] - 1) != 0, sizes
+        assert all(b == 4 * a for a, b in zip(sizes[:-2], sizes[1:-1]))
+        assert t._grown_rows(t.long) > t.long.shape[0]  # the other table can still grow
+    t = _Tables(4, 720 << 20)
+    t.long = np.zeros((t.long.shape[0] * 4, 4), np.uint64)  # the long table grew first
+    t.short = np.zeros((1 << 23, 2), np.uint64)
+    assert t._grown_rows(t.short) == 1 << 25
+
+
+@needs_jit
+def test_a_table_of_any_size_searches_the_same_positions():
+    """kernel._slot maps a hash onto any row count: a proof in tables whose last growth is not a
+    power of two (16 MiB cap) visits exactly the nodes and positions of one in power-of-two tables."""
+    big, small = solve(0), solve(0, max_memory_mb=16)
+    assert small.stats["table_rows"] & (small.stats["table_rows"] - 1) != 0
+    assert (small.verdict, small.nodes, small.positions) == (big.verdict, big.nodes, big.positions)
+    assert big.verdict is Verdict.UNSOLVABLE
+
+
 @needs_jit
 def test_reference_solved_deals_are_solved_here():
     """Where the independent solver found a win under its narrower rules, ours must too."""

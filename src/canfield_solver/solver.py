@@ -26,6 +26,7 @@ MAX_LEVELS = 1500
 CHUNK_NODES = 1 << 17
 INITIAL_SHORT = 1 << 17  # rows of the short table (two words) at the start; it grows fourfold
 INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
+MAX_ROWS = 1 << 32  # rows of one table at most (kernel._slot scales a 32-bit hash)
 LOAD = 0.7         # grow a table at this load
 FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
 DEFAULT_MEMORY_MB = L.DEFAULT_MEMORY_MB
@@ -232,7 +233,12 @@ class _Tables:
     """The short and the long transposition table (kernel._compact), grown within one memory cap.
 
     A table grows fourfold (twofold if that is all the cap allows) while the
-    old copy is still held; the cap counts both tables and that copy.
+    old copy is still held; the cap counts both tables and that copy. While
+    the other table has never grown, the growth after which a table could not
+    grow fourfold again goes instead to the most rows the cap allows (rows
+    need not be a power of two, kernel._slot): at the default cap the short
+    table of a search whose keys are all short (every 52-card preset's) ends
+    at 38.7 M rows instead of 2**25 = 33.6 M, 15% more positions.
     """
 
     def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0)):
@@ -246,12 +252,27 @@ class _Tables:
 
         self.short = np.zeros((first(INITIAL_SHORT, 2, 2), 2), np.uint64)
         self.long = np.zeros((first(INITIAL_LONG, long_words, 4), long_words), np.uint64)
+        self.initial = (self.short.shape[0], self.long.shape[0])
 
     def _grown_rows(self, table: np.ndarray) -> int:
-        other = self.short.nbytes + self.long.nbytes - table.nbytes
+        """Rows for the next size of ``table`` within the cap; 0 when it cannot grow."""
+        other_table = self.long if table is self.short else self.short
+        other = other_table.nbytes
+        row = table.shape[1] * 8
+        rows = table.shape[0]
+        if other + row * rows * 4 * 5 <= self.cap:  # fourfold, and it could grow fourfold again
+            return rows * 4
+        if other_table.shape[0] <= self.initial[1 if table is self.short else 0]:
+            # The other table never grew (for most rules every key is short): this growth is the last
+            # one, so it goes to the most rows the cap allows beside the old copy, leaving the other
+            # table room to grow fourfold or an eighth of the cap, whichever is more.
+            room = min((self.cap - other - table.nbytes) // row, (self.cap - max(5 * other, self.cap // 8)) // row,
+                       MAX_ROWS)
+            if room >= rows + rows // 4:
+                return room
         for f in (4, 2):
             if other + table.nbytes * (1 + f) <= self.cap:
-                return table.shape[0] * f
+                return rows * f
         return 0
 
     def grow_at(self, table: np.ndarray) -> int:

@@ -920,6 +920,13 @@ def _hash(words):
 
 
 @njit(**_INLINE)
+def _slot(h, rows):
+    """The row a hash's probe starts at, in a table of ``rows`` rows (any count below 2**32): the
+    hash's top 32 bits scaled to the row count, so a table can have the size its memory cap allows."""
+    return ((h >> np.uint64(32)) * np.uint64(rows)) >> np.uint64(32)
+
+
+@njit(**_INLINE)
 def _tt_find(table, row, i, w, keep, par):
     """Probe from row ``i`` for the key in ``row``, word ``w`` of each stored row compared under the mask
     ``keep`` (a row's cover field is left out); insert the key (``row`` as it is, cover field included)
@@ -936,7 +943,7 @@ def _tt_find(table, row, i, w, keep, par):
     could take a different key for its own); two workers that insert one
     key at once can at worst both store it, and both expand the position.
     """
-    cap_mask = np.uint64(table.shape[0] - 1)
+    rows = np.uint64(table.shape[0])
     kw = table.shape[1]
     while True:
         v0 = _load_acquire(table, i, 0) if par else table[i, 0]
@@ -965,7 +972,9 @@ def _tt_find(table, row, i, w, keep, par):
                 break
         if same:
             return i, 0
-        i = (i + np.uint64(1)) & cap_mask
+        i += np.uint64(1)
+        if i == rows:
+            i = np.uint64(0)
 
 
 @njit(**_INLINE)
@@ -985,7 +994,7 @@ def _tt_rehash(old, new, words, field, w):
                 words[j] = old[i, j] if j < kw else np.uint64(0)
             keep = words[w]
             words[w] = keep & ~field
-            h = _hash(words) & np.uint64(new.shape[0] - 1)
+            h = _slot(_hash(words), new.shape[0])
             words[w] = keep
             _tt_insert_at(new, words, h, False)
 
@@ -1208,7 +1217,7 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         short = _compact(row, _key(cols, sc, mask, d + 1, params, row, scratch), params, sc, d + 1)
         table = ts if short else tt
         wp = _take_wpos(row, short, params)
-        h = _hash(row) & np.uint64(table.shape[0] - 1)
+        h = _slot(_hash(row), table.shape[0])
         row[7] = np.uint64(wp + 1)
         row[4] = h
         row[6] = np.uint64(short)
@@ -1324,7 +1333,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         stats[ST_DEPTH] = 0
         short = _compact(words, _key(cols, sc, mask, root, params, words, scratch), params, sc, root)
         wp = _take_wpos(words, short, params)
-        h = _hash(words) & np.uint64((ts if short else tt).shape[0] - 1)
+        h = _slot(_hash(words), (ts if short else tt).shape[0])
         _insert_key(ts, tt, words, h, short, wp, params, stats, ctl)
         stats[ST_BEST] = _score(sc, root)
         if _score(sc, root) == won:
