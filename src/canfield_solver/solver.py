@@ -260,7 +260,7 @@ class _Tables:
         other = other_table.nbytes
         row = table.shape[1] * 8
         rows = table.shape[0]
-        if other + row * rows * 4 * 5 <= self.cap:  # fourfold, and it could grow fourfold again
+        if other + row * rows * 4 * 5 <= self.cap and rows * 16 <= MAX_ROWS:  # fourfold, and fourfold again
             return rows * 4
         if other_table.shape[0] <= self.initial[1 if table is self.short else 0]:
             # The other table never grew (for most rules every key is short): this growth is the last
@@ -271,7 +271,7 @@ class _Tables:
             if room >= rows + rows // 4:
                 return room
         for f in (4, 2):
-            if other + table.nbytes * (1 + f) <= self.cap:
+            if other + table.nbytes * (1 + f) <= self.cap and rows * f <= MAX_ROWS:
                 return rows * f
         return 0
 
