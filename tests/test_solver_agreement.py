@@ -48,14 +48,18 @@ def reduced(preset, shape):
 
 
 def check_agreement(preset, shape, seed, max_states, workers=1):
-    deal = Deal.from_seed(seed, reduced(preset, shape))
+    check_deal(Deal.from_seed(seed, reduced(preset, shape)), max_states, workers, (preset, shape, seed))
+
+
+def check_deal(deal, max_states, workers=1, label=None):
+    """The solver's verdict on ``deal`` equals the exhaustive search's (deals too big for it are skipped)."""
     try:
         truth = exhaustive_winnable(deal, max_states=max_states)
     except RuntimeError:
         assume(False)
     res = solve(deal, workers=workers)
     assert res.verdict is not Verdict.UNKNOWN
-    assert (res.verdict is Verdict.SOLVED) == truth, (preset, shape, seed, res.verdict)
+    assert (res.verdict is Verdict.SOLVED) == truth, (label, res.verdict)
     if res.solved:
         assert len(res.moves) > 0 or deal.rules.ranks * 4 == sum(deal.foundation_counts())
 
@@ -225,14 +229,7 @@ def any_rules_test(max_examples, max_states):
               suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
     @given(rules=any_rules(), seed=st.integers(0, 2**64 - 1))
     def test(rules, seed):
-        deal = Deal.from_seed(seed, rules)
-        try:
-            truth = exhaustive_winnable(deal, max_states=max_states)
-        except RuntimeError:
-            assume(False)
-        res = solve(deal)
-        assert res.verdict is not Verdict.UNKNOWN
-        assert (res.verdict is Verdict.SOLVED) == truth, (rules, seed, res.verdict)
+        check_deal(Deal.from_seed(seed, rules), max_states, label=(rules, seed))
 
     return test
 

@@ -441,8 +441,8 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
                 line += f"; {_why_stopped(result.limit)}"
             click.echo(line)
             click.echo(f"best score: {result.best_score}/{full}")
-            further = _go_further(result.limit, max_seconds, max_nodes, max_memory_mb, workers)
-            if v == "unknown" and further:
+            further = v == "unknown" and _go_further(result.limit, max_seconds, max_nodes, max_memory_mb, workers)
+            if further:
                 click.echo(further)
         if show_moves and result.moves:
             click.echo(format_steps(steps(start, result.moves)))

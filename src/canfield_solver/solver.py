@@ -260,9 +260,8 @@ class _Tables:
         other = other_table.nbytes
         row = table.shape[1] * 8
         rows = table.shape[0]
-        if other + row * rows * 4 * 5 <= self.cap and rows * 16 <= MAX_ROWS:  # fourfold, and fourfold again
-            return rows * 4
-        if other_table.shape[0] <= self.initial[1 if table is self.short else 0]:
+        again = other + row * rows * 4 * 5 <= self.cap and rows * 16 <= MAX_ROWS  # fourfold twice over
+        if not again and other_table.shape[0] <= self.initial[1 if table is self.short else 0]:
             # The other table never grew (for most rules every key is short): this growth is the last
             # one, so it goes to the most rows the cap allows beside the old copy, leaving the other
             # table room to grow fourfold or an eighth of the cap, whichever is more.
