@@ -581,14 +581,12 @@ def solve(
     else:
         best = [int(prob.best_path[k]) for k in range(int(st[K.ST_BEST_LEN]))]
         best_line = _checked_line(prob, start, best, "best line", int(st[K.ST_BEST]))
-    if status == K.SOLVED:
-        pass
-    elif status == K.EXHAUSTED and not st[K.ST_TRUNCATED]:
-        verdict = Verdict.UNSOLVABLE
-    else:
-        verdict = Verdict.UNKNOWN
-        if status == K.EXHAUSTED:
-            limit = "depth"
+        if status == K.EXHAUSTED and not st[K.ST_TRUNCATED]:
+            verdict = Verdict.UNSOLVABLE
+        else:
+            verdict = Verdict.UNKNOWN
+            if status == K.EXHAUSTED:
+                limit = "depth"
     return SolveResult(
         verdict=verdict,
         moves=tuple(moves),
