@@ -38,8 +38,8 @@ def _hwm_kib(pid: int) -> int:
 
 def _stored(out: str, parquet: bool, n: int) -> int:
     if parquet:
-        from canfield_solver.dataset import ParquetResults
-        from canfield_solver.rules import get_rules
+        from canfield_solver.studies.dataset import ParquetResults
+        from canfield_solver.engine.rules import get_rules
 
         with ParquetResults(out, create=False) as ds:
             return sum(ds.count_verdicts(get_rules("canfield"), [(0, n)]).values())
@@ -53,7 +53,7 @@ def run(n: int, seconds: float, jobs: int, chunk: int | None, scheduler: str | N
         parquet: bool = False) -> tuple[int, int, float]:
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "ds" if parquet else "s.sqlite")
-        cmd = [sys.executable, "-m", "canfield_solver.cli", "winrate", "--seeds", f"0:{n}", "--max-nodes", "1",
+        cmd = [sys.executable, "-m", "canfield_solver", "winrate", "--seeds", f"0:{n}", "--max-nodes", "1",
                "--jobs", str(jobs), "--parquet-dir" if parquet else "--db", out, "-q"]
         if scheduler:
             cmd += ["--scheduler", scheduler]

@@ -63,7 +63,7 @@ def _run_binary(binary: str, preset: str, seeds: list[int], max_seconds: float, 
                 ) -> tuple[dict[int, tuple[str, int, float]], float]:
     """The published solver on our deals: {seed: (verdict, states, seconds)} and the wall time."""
     from canfield_solver import Deal
-    from canfield_solver.foreign import to_solvitaire
+    from canfield_solver.formats import to_solvitaire
 
     with tempfile.TemporaryDirectory() as tmp:
         for seed in seeds:

@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args(argv)
-    cmd = [sys.executable, "-m", "canfield_solver.cli", "solve", "--seed", str(a.seed), "--json"]
+    cmd = [sys.executable, "-m", "canfield_solver", "solve", "--seed", str(a.seed), "--json"]
     subprocess.run(cmd, capture_output=True, check=False)  # fill the cache
     times = []
     for _ in range(a.runs):

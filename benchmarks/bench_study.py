@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from canfield_solver.study import parse_seeds, run_study
+from canfield_solver.studies.study import parse_seeds, run_study
 
 
 def main(argv: list[str] | None = None) -> int:

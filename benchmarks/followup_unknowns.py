@@ -24,8 +24,8 @@ import random
 import sys
 
 from canfield_solver import get_rules
-from canfield_solver.store import ResultStore
-from canfield_solver.study import Z95, parse_seeds, run_study
+from canfield_solver.studies.store import ResultStore
+from canfield_solver.studies.study import Z95, parse_seeds, run_study
 
 
 def main(argv: list[str] | None = None) -> int:

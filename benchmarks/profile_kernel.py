@@ -51,7 +51,7 @@ PARTS = {
 
 def _write_perf_map() -> int:
     """Write /tmp/perf-PID.map for every compiled kernel function (and the callees linked into it)."""
-    from canfield_solver._search import kernel as K
+    from canfield_solver.search import kernel as K
 
     rows = set()
     for name in dir(K):

@@ -16,7 +16,7 @@ import argparse
 import sys
 import time
 
-from canfield_solver.study import estimate_win_rate, parse_seeds
+from canfield_solver.studies.study import estimate_win_rate, parse_seeds
 
 PUBLISHED = {
     "canfield-sequences": "71.245% +- 0.031% (Solvitaire, 10^7 deals, its own rules); 71.9% +- 1.1% (Wolter, 50,000)",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from canfield_solver import Deal, Position, get_rules, parse_card
-from canfield_solver.cards import card_name
+from canfield_solver.engine.cards import card_name
 
 
 def make_deal(*, reserve=(), tableau=(), waste=(), stock=(), foundations=(), rules="canfield", redeals_used=0):

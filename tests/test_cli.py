@@ -5,7 +5,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from canfield_solver import Deal
-from canfield_solver.cli import cli
+from canfield_solver.surfaces.cli import cli
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -99,11 +99,11 @@ def test_an_unknown_verdict_says_what_stopped_the_search():
     res = CliRunner().invoke(cli, ["solve", "--seed", "6", "--max-nodes", "1000"])
     assert res.exit_code == 3 and "unknown" in res.output and "stopped by the nodes limit" in res.output
     assert "to go further: --max-nodes 4000" in res.output
-    from canfield_solver.cli import _go_further, _why_stopped
+    from canfield_solver.surfaces.cli.common import go_further, why_stopped
 
-    assert _why_stopped("interrupted") == "interrupted (Ctrl-C)"
-    # What to run next: the stopping limit four times higher; memory only as far as half the machine's.
-    assert _go_further("memory", 60.0, None, 16, None) == "to go further: --max-memory 64 --max-seconds 240"
-    assert _go_further("memory", 60.0, None, 2 ** 40, None) is None
-    assert _go_further("seconds", 0.5, None, 720, None) == "to go further: --max-seconds 2"
-    assert _go_further("interrupted", 60.0, None, 720, 1) is None and _go_further(None, 60.0, None, 720, 1) is None
+    assert why_stopped("interrupted") == "interrupted (Ctrl-C)"
+    # The limits from solver.further_limits, spelled as the options (tested at that layer in test_solver.py).
+    assert go_further("memory", 60.0, None, 16, None) == "to go further: --max-memory 64 --max-seconds 240"
+    assert go_further("seconds", 0.5, None, 720, None) == "to go further: --max-seconds 2"
+    assert go_further("nodes", 60.0, 1000, 720, None) == "to go further: --max-nodes 4000"
+    assert go_further("interrupted", 60.0, None, 720, 1) is None

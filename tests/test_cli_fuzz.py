@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal
-from canfield_solver.cli import cli
+from canfield_solver.surfaces.cli import cli
 
 CASES = int(os.environ.get("CANFIELD_FUZZ_CASES", "250"))
 
@@ -196,7 +196,7 @@ def test_locked_and_full_stores_end_in_one_line(tmp_path, monkeypatch):
     import sys
 
     db = tmp_path / "s.sqlite"
-    cmd = [sys.executable, "-m", "canfield_solver.cli", "winrate", "--seeds", "0:3", "--max-nodes", "5", "--jobs", "1",
+    cmd = [sys.executable, "-m", "canfield_solver", "winrate", "--seeds", "0:3", "--max-nodes", "5", "--jobs", "1",
            "-q", "--db", str(db)]
     assert subprocess.run(cmd, capture_output=True).returncode == 0
     con = sqlite3.connect(db, timeout=0.1)

@@ -13,16 +13,16 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from canfield_solver.cli import cli
-from canfield_solver.store import StoreError, StoredResult
-from canfield_solver.study import run_study
+from canfield_solver.surfaces.cli import cli
+from canfield_solver.studies.store import StoreError, StoredResult
+from canfield_solver.studies.study import run_study
 
 from test_solver import needs_jit
 
 pq = pytest.importorskip("pyarrow.parquet")
 pads = pytest.importorskip("pyarrow.dataset")
 
-from canfield_solver.dataset import ParquetResults  # noqa: E402  (needs pyarrow)
+from canfield_solver.studies.dataset import ParquetResults  # noqa: E402  (needs pyarrow)
 
 NODES = 100_000
 
@@ -60,8 +60,8 @@ def test_dataset_study_has_the_stores_rows_and_resumes(tmp_path, want):
     assert (got["won"], got["lost"], got["unknown"]) == (summary["won"], summary["lost"], summary["unknown"])
     table_rows, t = _rows_of(d)
     assert table_rows == rows  # every deal once, the same verdicts and node counts as the SQLite store
-    from canfield_solver.rules import get_rules
-    from canfield_solver.store import rules_id
+    from canfield_solver.engine.rules import get_rules
+    from canfield_solver.studies.store import rules_id
 
     rid = rules_id(get_rules("canfield"))
     assert set(t.column("rules_id").to_pylist()) == {rid}  # the partition names the rules
@@ -75,6 +75,7 @@ def test_dataset_study_has_the_stores_rows_and_resumes(tmp_path, want):
     assert json.loads(r.output)["deals"] == 10
 
 
+@pytest.mark.integration
 @needs_jit
 def test_dataset_survives_sigkill_and_the_rerun_completes_it_once(tmp_path, want):
     """Killed mid-study, the dataset holds the parts flushed so far (whole files only); the re-run searches
@@ -83,8 +84,8 @@ def test_dataset_survives_sigkill_and_the_rerun_completes_it_once(tmp_path, want
     d = tmp_path / "ds"
     script = textwrap.dedent(f"""
         import sys
-        from canfield_solver.dataset import ParquetResults
-        from canfield_solver.study import run_study
+        from canfield_solver.studies.dataset import ParquetResults
+        from canfield_solver.studies.study import run_study
         with ParquetResults({str(d)!r}, flush_rows=2) as ds:
             run_study("canfield", range(40), jobs=1, max_nodes={NODES}, store=ds, chunk=2)
     """)
@@ -143,8 +144,8 @@ def _row(seed, verdict="solved"):
 def test_parts_are_found_by_their_names_and_huge_seeds_round_trip(tmp_path):
     """A window opens only the parts whose seed span meets it; seeds up to 2^64-1 are kept exactly; a damaged
     part is a one-line error."""
-    from canfield_solver.rules import get_rules
-    from canfield_solver.store import rules_id
+    from canfield_solver.engine.rules import get_rules
+    from canfield_solver.studies.store import rules_id
 
     r = get_rules("canfield")
     top = 2**64 - 1

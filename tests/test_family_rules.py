@@ -4,8 +4,8 @@ and every preset's deal from a seed in SPEC §2 step 5 order."""
 import pytest
 
 from canfield_solver import Deal, IllegalMoveError, Position, get_rules, preset_names
-from canfield_solver.cards import card_name, rank_of
-from canfield_solver.deal import shuffled_deck
+from canfield_solver.engine.cards import card_name, rank_of
+from canfield_solver.engine.deal import shuffled_deck
 from helpers import make
 
 

@@ -6,17 +6,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from canfield_solver import Deal, Position, get_rules, solve
-from canfield_solver.cards import card_name
-from canfield_solver.cli import cli
+from canfield_solver import Deal, Position, solve
+from canfield_solver.engine.cards import card_name
+from canfield_solver.surfaces.cli import cli
 from canfield_solver.errors import DealError
-from canfield_solver.foreign import from_solvitaire, parse_pysolfc_number, to_solvitaire
+from canfield_solver.formats import from_solvitaire, parse_pysolfc_number, pysolfc_deal, read_deal, to_solvitaire
 
 from helpers import make
 
 pytest.importorskip("pysol_cards")
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pysolfc-canfield-deals.jsonl"
+DATA = Path(__file__).resolve().parent / "data" / "pysolfc-canfield-deals.jsonl"
 
 
 def invoke(*args):
@@ -28,8 +28,7 @@ def _names(cards):
 
 
 def _printed_by_pysolfc():
-    if not DATA.exists():
-        pytest.skip(f"{DATA} not found (the shared data beside the checkout)")
+    """Eight deals PySolFC 3.6.1 itself printed (a copy of shared/data/pysolfc-canfield-deals.jsonl)."""
     return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
 
 
@@ -37,7 +36,7 @@ def test_deals_match_what_pysolfc_itself_printed():
     rows = _printed_by_pysolfc()
     assert len(rows) == 8
     for row in rows:
-        d = Deal.from_pysolfc(row["game"])
+        d = pysolfc_deal(row["game"])
         assert d.pysolfc_game == row["game"] and d.rules.name == "pysolfc-canfield"
         assert _names(d.reserve) == row["reserve"]
         assert [_names(c) for c in d.tableau] == row["tableau"]
@@ -63,7 +62,7 @@ def test_generator_switches_at_32000_as_pysolfc_construct_random_does():
 
     lc = lambda n: top(LCRandom31(n).shuffle(ms_rearrange(createCards(1))))  # noqa: E731
     mt = lambda n: top(MTRandom(n).shuffle(createCards(1)))  # noqa: E731
-    base = lambda n: card_name(Deal.from_pysolfc(n).foundations[0][0])  # noqa: E731
+    base = lambda n: card_name(pysolfc_deal(n).foundations[0][0])  # noqa: E731
     assert base(31999) == lc(31999)
     assert base(32000) == mt(32000)
     assert lc(32000) != mt(32000) or lc(32001) != mt(32001)  # the check can tell the two apart
@@ -71,18 +70,18 @@ def test_generator_switches_at_32000_as_pysolfc_construct_random_does():
 
 
 def test_family_games_deal_their_own_shapes():
-    st = Deal.from_pysolfc(123, "storehouse")
+    st = pysolfc_deal(123, "storehouse")
     assert sorted(card_name(p[0]) for p in st.foundations) == ["2C", "2D", "2H", "2S"]
     assert len(st.waste) == 1 and len(st.reserve) == 13
-    ch = Deal.from_pysolfc(123, "chameleon")
+    ch = pysolfc_deal(123, "chameleon")
     assert len(ch.reserve) == 12 and len(ch.tableau) == 3 and len(ch.waste) == 1
-    assert len(Deal.from_pysolfc(123, "rainbow").waste) == 1
-    assert len(Deal.from_pysolfc(123, "superior-canfield").waste) == 3
+    assert len(pysolfc_deal(123, "rainbow").waste) == 1
+    assert len(pysolfc_deal(123, "superior-canfield").waste) == 3
     # Same shuffle, same layout whatever Canfield rules are played on it.
-    assert Deal.from_pysolfc(77, "canfield").to_dict()["tableau"] == Deal.from_pysolfc(77).to_dict()["tableau"]
+    assert pysolfc_deal(77, "canfield").to_dict()["tableau"] == pysolfc_deal(77).to_dict()["tableau"]
     for name in ("canfield-draw1", "storehouse-aces"):
         with pytest.raises(DealError, match="PySolFC has no game"):
-            Deal.from_pysolfc(5, name)
+            pysolfc_deal(5, name)
 
 
 def test_pysolfc_canfield_gap_takes_a_row_top_card_once_the_reserve_is_empty():
@@ -102,7 +101,7 @@ def test_pysolfc_canfield_gap_takes_a_row_top_card_once_the_reserve_is_empty():
 
 
 def test_pysolfc_study_rows_are_kept_apart_from_seeds(tmp_path):
-    from canfield_solver.study import run_study
+    from canfield_solver.studies.study import run_study
 
     db = str(tmp_path / "r.sqlite")
     a = run_study("pysolfc-canfield", [5, 17], jobs=1, max_nodes=50_000, store=db, numbering="pysolfc")
@@ -110,7 +109,7 @@ def test_pysolfc_study_rows_are_kept_apart_from_seeds(tmp_path):
     assert a.rules == "pysolfc-canfield@pysolfc" and b.rules == "pysolfc-canfield"
     assert a.searched == 2 and b.searched == 2  # nothing reused across numberings
     for row in a.results:
-        r = solve(Deal.from_pysolfc(row.seed), max_nodes=50_000)
+        r = solve(pysolfc_deal(row.seed), max_nodes=50_000)
         assert r.verdict.value == row.verdict and r.nodes == row.nodes
 
 
@@ -128,7 +127,9 @@ def test_solvitaire_files_round_trip_and_bad_ones_are_one_line(tmp_path):
     r = invoke("deal", "3", "--format", "solvitaire")
     f = tmp_path / "sv.json"
     f.write_text(r.output)
-    assert Deal.from_file(str(f)) == Deal.from_seed(3)
+    assert read_deal(str(f)) == Deal.from_seed(3)
+    with pytest.raises(DealError, match="published solver's deal format"):
+        Deal.from_file(str(f))  # our own format's reader names the other one
     assert invoke("solve", "--deal", str(f), "--json").exit_code == 0
     bad = json.loads(r.output)
     bad["stock"][0] = "11H"
@@ -159,6 +160,7 @@ def test_cli_pysolfc_everywhere(tmp_path):
     assert r.exit_code == 2 and "not both" in r.output
 
 
+@pytest.mark.integration
 def test_pack_written_verified_then_tampered_with(tmp_path):
     pack = tmp_path / "pack.jsonl"
     r = invoke("pick", "--pysolfc", "1", "--count", "2", "--jobs", "1", "--max-seconds", "5", "--out", str(pack))
@@ -167,7 +169,7 @@ def test_pack_written_verified_then_tampered_with(tmp_path):
     assert len(lines) == 2
     first = json.loads(lines[0])
     assert first["numbering"] == "pysolfc" and first["rules"] == "pysolfc-canfield" and first["moves"]
-    assert Deal.from_dict(first["deal"], first["rules"]) == Deal.from_pysolfc(first["number"])
+    assert Deal.from_dict(first["deal"], first["rules"]) == pysolfc_deal(first["number"])
     r = invoke("verify", str(pack))
     assert r.exit_code == 0 and "2 deals hold, 0 do not" in r.output
     # One move changed: the line no longer holds.

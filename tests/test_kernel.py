@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, card_name, preset_names
-from canfield_solver._search import kernel as K
-from canfield_solver._search import layout as L
-from canfield_solver.solver import _Problem
+from canfield_solver.search import kernel as K
+from canfield_solver.search import layout as L
+from canfield_solver.search.problem import _Problem
 from helpers import random_position
 
 
@@ -147,8 +147,7 @@ def py_stuck(pos):
 
 
 def _fits(pos, card, host):
-    from canfield_solver.deal import _fits_tableau
-    return _fits_tableau(pos.rules, pos.base_rank, card, host)
+    return pos.rules.fits_tableau(pos.base_rank, card, host)
 
 
 def kernel_stuck(pos):
@@ -189,7 +188,7 @@ def levels_along_search(rules_name, seed, chunks, nodes):
     """The problem and the level its search stands at after each of ``chunks`` runs of ``nodes`` nodes
     (a run that only asks for a bigger table does not count), until the search ends."""
     from canfield_solver import get_rules
-    from canfield_solver.solver import _key_words, _Tables
+    from canfield_solver.search.problem import _key_words, _Tables
     rules = get_rules(rules_name)
     prob = _Problem(Position(Deal.from_seed(seed, rules)))
     tables = _Tables(_key_words(rules), 256 << 20, prob.cover_fields())
@@ -203,6 +202,7 @@ def levels_along_search(rules_name, seed, chunks, nodes):
         yield prob, int(prob.stats[K.ST_DEPTH])
 
 
+@pytest.mark.exhaustive
 @needs_jit
 def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
     """The positions of a hard search hold long runs (seed 141 of canfield: 30-50 tableau cards late),

@@ -10,6 +10,7 @@ from test_solver import needs_jit
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "difficulty.ipynb"
 
 
+@pytest.mark.integration
 @needs_jit
 def test_difficulty_notebook_executes(monkeypatch):
     nbformat = pytest.importorskip("nbformat")

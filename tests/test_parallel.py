@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import CanfieldError, solve
-from canfield_solver.cli import cli
+from canfield_solver.surfaces.cli import cli
 from canfield_solver.solver import Verdict
 from test_solver_agreement import CUSTOM, HARD_SHAPES, SHAPES, check_agreement
 
@@ -16,6 +16,7 @@ needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                reason="searches of a million nodes are too slow with NUMBA_DISABLE_JIT=1")
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile", "storehouse", "rainbow", "runs-any-gap"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**64 - 1), workers=st.sampled_from([2, 3]))

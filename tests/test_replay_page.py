@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from canfield_solver import Deal, Position, replay, show, solve
-from canfield_solver.cli import cli
-from canfield_solver.replay_page import frames
+from canfield_solver.surfaces.cli import cli
+from canfield_solver.surfaces.replay_page import frames
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 DRIVER = shutil.which("chromedriver")
@@ -119,6 +119,7 @@ def _engine_position(deal, moves, n):
     return {k: want[k] for k in ("t", "f", "r", "rt", "s", "w", "wv")}
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name,seed", [("won", 2), ("lost", 20), ("game", 8)])
 def test_stepping_shows_the_engine_position(browser, pages, name, seed):
     f, pg = pages[name]
@@ -138,6 +139,7 @@ def test_stepping_shows_the_engine_position(browser, pages, name, seed):
     assert [len(c) for c in _dom_position(browser)["t"]] == [len(c) for c in pos.tableau]
 
 
+@pytest.mark.integration
 def test_keyboard_and_marked_card(browser, pages):
     from selenium.webdriver.common.keys import Keys
 
@@ -181,6 +183,7 @@ def _png_size_and_colours(png: bytes):
     return w, h, len(set(raw[: 200_000]))
 
 
+@pytest.mark.integration
 def test_screenshot_is_not_blank_and_narrow_screens_work(browser, pages):
     f, _ = pages["lost"]
     browser.set_window_size(1000, 800)

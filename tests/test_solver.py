@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from canfield_solver import Deal, Position, replay
-from canfield_solver.cli import cli
+from canfield_solver.surfaces.cli import cli
 from canfield_solver.solver import Verdict, solve
 
 from helpers import play_until_stalled
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "reference-verdicts.csv"
+DATA = Path(__file__).resolve().parent / "data" / "reference-verdicts.csv"
 
 # Full-size deals searched by the plain-Python kernel would take hours.
 needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
@@ -22,8 +22,7 @@ needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
 
 
 def reference_rows():
-    if not DATA.exists():
-        pytest.skip("shared/data is not beside this checkout")
+    """The published solver's verdicts on seeds 0-199 (a copy of shared/data/reference-verdicts.csv)."""
     with open(DATA) as fh:
         return list(csv.DictReader(fh))
 
@@ -62,7 +61,7 @@ def test_the_last_growth_takes_what_the_cap_allows():
     fourfold or twofold as before."""
     import numpy as np
 
-    from canfield_solver.solver import _Tables
+    from canfield_solver.search.problem import _Tables
 
     for cap_mb, last in ((720, 38_731_776), (16, 720_896)):
         t = _Tables(4, cap_mb << 20)
@@ -142,7 +141,7 @@ def test_cli_exit_codes_and_json_schema():
 def test_cli_text_and_moves():
     r = invoke("solve", "--seed", "2", "--moves", "--rules", "canfield-whole-pile")
     assert r.exit_code == 0 and "solved" in r.output
-    from canfield_solver.transcript import parse_steps
+    from canfield_solver.play.transcript import parse_steps
 
     moves = parse_steps("\n".join(r.output.strip().splitlines()[2:]))
     assert replay(Deal.from_seed(2, "canfield-whole-pile"), moves).position.is_won()
@@ -191,7 +190,7 @@ def test_readme_first_command_runs():
     assert args[:2] == ["canfield", "solve"]
     r = invoke(*args[1:])
     assert r.exit_code == 0 and "solved" in r.output
-    from canfield_solver.transcript import parse_steps
+    from canfield_solver.play.transcript import parse_steps
 
     moves = parse_steps("\n".join(r.output.strip().splitlines()[2:]))
     assert replay(Deal.from_seed(int(args[args.index("--seed") + 1])), moves).position.is_won()
@@ -220,9 +219,9 @@ def test_sequences_wins_wherever_the_published_solver_wins():
 
 
 def test_depth_cap_gives_unknown_not_unsolvable(monkeypatch):
-    import canfield_solver.solver as S
+    import canfield_solver.search.problem as S
     monkeypatch.setattr(S, "MAX_LEVELS", 8)
-    r = S.solve(9)  # unsolvable with the full stack; a cut search must not claim it
+    r = solve(9)  # unsolvable with the full stack; a cut search must not claim it
     assert r.verdict is Verdict.UNKNOWN and r.limit == "depth"
 
 
@@ -250,3 +249,27 @@ def test_full_deals_use_both_tables_and_keep_their_verdicts():
         r = solve(seed, max_nodes=3_000_000)
         assert r.verdict is verdict
         assert 0 < r.stats["short_keys"] < r.positions
+
+
+def test_further_limits_raise_the_one_that_stopped_the_search():
+    from canfield_solver.solver import further_limits
+
+    # The stopping limit four times higher; memory only as far as half the machine's, with seconds beside it.
+    assert further_limits("memory", 60.0, None, 16, None) == {"max_memory_mb": 64, "max_seconds": 240.0}
+    assert further_limits("memory", 60.0, None, 2 ** 40, None) is None
+    assert further_limits("seconds", 0.5, None, 720, None) == {"max_seconds": 2.0}
+    assert further_limits("nodes", 60.0, 1000, 720, None) == {"max_nodes": 4000}
+    # Idle cores are offered only to a one-thread search that can take them.
+    cores = os.cpu_count() or 1
+    assert further_limits("seconds", 1.0, None, 720, 1) == ({"max_seconds": 4.0, "workers": cores} if cores > 1
+                                                            else {"max_seconds": 4.0})
+    assert further_limits("interrupted", 60.0, None, 720, 1) is None and further_limits(None, 60.0, None, 720, 1) is None
+
+
+def test_decide_calls_a_stalled_position_lost_without_a_search():
+    from canfield_solver.solver import decide
+
+    pos, _ = play_until_stalled(0, 3)
+    r = decide(pos)
+    assert r.stalled and r.verdict is Verdict.UNSOLVABLE and r.nodes == 0
+    assert not decide(Position(Deal.from_seed(2))).stalled

@@ -81,19 +81,22 @@ def agreement_test(max_examples, max_states):
     return test
 
 
-test_verdicts_equal_exhaustive_search = agreement_test(120, 12_000)
+# A quick sample of every rule set in the default run; 120 deals each in the exhaustive tier; 2,500 under -m slow.
+test_verdicts_equal_exhaustive_search_sample = agreement_test(20, 12_000)
+test_verdicts_equal_exhaustive_search = pytest.mark.exhaustive(agreement_test(120, 12_000))
 test_verdicts_equal_exhaustive_search_many = pytest.mark.slow(agreement_test(2500, 40_000))
 
 
 @pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile", "storehouse", "rainbow", "runs-any-gap"])
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@pytest.mark.exhaustive
 @given(data=st.data(), seed=st.integers(0, 2**64 - 1))
 def test_long_keys_alone_give_the_same_verdicts(preset, data, seed):
     """Reduced decks always fit the short table; with short keys switched off the long table does the work."""
     from unittest import mock
 
-    import canfield_solver.solver as solver_module
+    import canfield_solver.search.problem as solver_module
     shape = data.draw(st.sampled_from(CUSTOM_SHAPES if preset in CUSTOM else SHAPES))
     with mock.patch.object(solver_module, "SHORT_KEYS", False):
         check_agreement(preset, shape, seed, 12_000)
@@ -107,7 +110,7 @@ def test_foundation_heights_in_short_keys_name_the_same_positions(preset, seed):
     (rainbow's any-suit columns take two bits a card and never fit a short key either way)."""
     from unittest import mock
 
-    import canfield_solver.solver as solver_module
+    import canfield_solver.search.problem as solver_module
     on = solve(seed, preset, max_nodes=400_000)
     with mock.patch.object(solver_module, "FOUNDATION_KEYS", False):
         off = solve(seed, preset, max_nodes=400_000)
@@ -130,7 +133,7 @@ def check_covering(preset, seeds):
     children on a fair share of them (so the agreement is not vacuous) and never grows a proof of loss."""
     from unittest import mock
 
-    import canfield_solver.solver as solver_module
+    import canfield_solver.search.problem as solver_module
 
     checked = fired = 0
     for seed in seeds:
@@ -152,6 +155,7 @@ def check_covering(preset, seeds):
     return checked, fired
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("preset", COVER_RULES)
 def test_covering_keeps_every_verdict_and_cuts_children(preset):
     checked, fired = check_covering(preset, range(120))
@@ -165,6 +169,7 @@ def test_covering_keeps_every_verdict_many(preset):
     assert checked >= 1500 and fired >= checked // 5, (checked, fired)
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile"])
 def test_agreement_where_stuck_children_are_left_out(preset, workers):
@@ -234,5 +239,6 @@ def any_rules_test(max_examples, max_states):
     return test
 
 
-test_random_rule_sets_equal_exhaustive_search = any_rules_test(300, 12_000)
+test_random_rule_sets_equal_exhaustive_search_sample = any_rules_test(30, 12_000)
+test_random_rule_sets_equal_exhaustive_search = pytest.mark.exhaustive(any_rules_test(300, 12_000))
 test_random_rule_sets_equal_exhaustive_search_many = pytest.mark.slow(any_rules_test(4000, 30_000))

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from canfield_solver import Deal, Position, get_rules, preset_names, replay
-from canfield_solver.analysis import RATINGS, analyze, greedy_play, random_play, rate
-from canfield_solver.cli import cli
-from canfield_solver.store import ResultStore, StoreError, StoredResult
-from canfield_solver.study import estimate_win_rate, parse_seeds, run_study, summarize, wilson_interval
+from canfield_solver.play.difficulty import RATINGS, analyze, greedy_play, random_play, rate
+from canfield_solver.surfaces.cli import cli
+from canfield_solver.studies.store import ResultStore, StoreError, StoredResult
+from canfield_solver.studies.study import estimate_win_rate, parse_seeds, run_study, summarize, wilson_interval
 
 from test_solver import needs_jit
 
@@ -135,7 +135,7 @@ V1_SCHEMA = """
 
 
 def test_a_version_1_store_is_read_and_upgraded(tmp_path):
-    from canfield_solver.store import rules_id
+    from canfield_solver.studies.store import rules_id
 
     r = get_rules("canfield")
     path = tmp_path / "old.sqlite"
@@ -260,12 +260,13 @@ def _count(db):
         return 0
 
 
+@pytest.mark.integration
 @needs_jit
 def test_resume_after_kill_9_of_a_worker_and_the_parent(tmp_path):
     """Kill a worker and then the parent with SIGKILL mid-study; the resumed table equals an uninterrupted one."""
     seeds = f"{STUDY_SEEDS[0]}:{STUDY_SEEDS[-1] + 1}"
     args = ["--seeds", seeds, "--max-nodes", str(STUDY_NODES), "--max-seconds", "600", "-j", "2", "-q"]
-    cmd = [sys.executable, "-m", "canfield_solver.cli", "winrate"]
+    cmd = [sys.executable, "-m", "canfield_solver", "winrate"]
     whole = tmp_path / "whole.sqlite"
     subprocess.run(cmd + args + ["--db", str(whole)], check=True, capture_output=True, timeout=600)
 
@@ -298,6 +299,7 @@ def test_resume_after_kill_9_of_a_worker_and_the_parent(tmp_path):
     assert _table(cut) == _table(whole)
 
 
+@pytest.mark.integration
 @needs_jit
 def test_dask_cluster_agrees_with_local_processes(tmp_path):
     distributed = pytest.importorskip("distributed")
@@ -314,8 +316,8 @@ def test_dask_cluster_agrees_with_local_processes(tmp_path):
 
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
     pytest.importorskip("distributed")
-    from canfield_solver import study
-    from canfield_solver.study import StudyError
+    from canfield_solver.studies import study
+    from canfield_solver.studies.study import StudyError
 
     monkeypatch.setattr(study, "DASK_CONNECT_TIMEOUT", "2s")
     with pytest.raises(StudyError, match="cannot reach the Dask scheduler"):
@@ -391,6 +393,7 @@ def test_analyze_a_won_and_a_lost_deal():
     assert again.to_dict() | {"seconds": 0} == won.to_dict() | {"seconds": 0}  # reproducible
 
 
+@pytest.mark.integration
 @needs_jit
 def test_cli_analyze_and_pick(tmp_path):
     res = CliRunner().invoke(cli, ["analyze", "--seed", "4", "--playouts", "2", "--json"])
@@ -415,7 +418,7 @@ def test_cli_analyze_and_pick(tmp_path):
 @needs_jit
 def test_ctrl_c_stops_a_study_cleanly_and_keeps_finished_deals(tmp_path):
     db = tmp_path / "c.sqlite"
-    cmd = [sys.executable, "-m", "canfield_solver.cli", "winrate", "--seeds", "0:400", "--db", str(db),
+    cmd = [sys.executable, "-m", "canfield_solver", "winrate", "--seeds", "0:400", "--db", str(db),
            "--max-nodes", str(STUDY_NODES), "--max-seconds", "600", "-j", "2"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -437,12 +440,13 @@ def test_ctrl_c_stops_a_study_cleanly_and_keeps_finished_deals(tmp_path):
     assert all(v in ("solved", "unsolvable", "unknown") for _, v, *_ in kept)
 
 
+@pytest.mark.integration
 def test_two_studies_on_one_store_divide_the_work_and_survive_a_kill(tmp_path):
     """Studies started together split the deals; one killed with SIGKILL leaves its claims to run out and the
     other takes them over; the table ends with every deal exactly once, as one study alone would have it."""
     db, alone = tmp_path / "s.sqlite", tmp_path / "alone.sqlite"
     env = dict(os.environ, CANFIELD_CLAIM_LEASE="3")
-    base = [sys.executable, "-m", "canfield_solver.cli", "winrate", "--seeds", "0:40", "--max-nodes", "100000",
+    base = [sys.executable, "-m", "canfield_solver", "winrate", "--seeds", "0:40", "--max-nodes", "100000",
             "--jobs", "1", "-q", "--json", "--chunk", "2"]
     subprocess.run([*base, "--db", str(alone)], check=True, capture_output=True, env=env)
     want = sqlite3.connect(alone).execute("SELECT seed, verdict, nodes FROM results ORDER BY seed").fetchall()
@@ -513,7 +517,7 @@ def test_parquet_export_and_summary_agree_with_the_store(tmp_path):
 
 
 def _open_at(path: str, start: float) -> str:
-    from canfield_solver.store import ResultStore, StoreError
+    from canfield_solver.studies.store import ResultStore, StoreError
 
     while time.time() < start:
         pass
@@ -524,6 +528,7 @@ def _open_at(path: str, start: float) -> str:
         return str(e)
 
 
+@pytest.mark.integration
 def test_processes_creating_one_new_store_at_the_same_instant_all_open_it(tmp_path):
     """Switching a brand-new file to WAL takes a lock SQLite's busy timeout does not wait for: before the
     retry, about one opener in ten failed with 'database is locked' here (25 of 240)."""

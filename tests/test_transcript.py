@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from canfield_solver import Deal, Position, replay, solve
-from canfield_solver.advice import hint
-from canfield_solver.cli import cli
-from canfield_solver.moves import parse_move
-from canfield_solver.transcript import format_steps, parse_steps, pretty_card, review, steps
+from canfield_solver.play.hint import hint
+from canfield_solver.surfaces.cli import cli
+from canfield_solver.engine.moves import parse_move
+from canfield_solver.play.transcript import format_steps, parse_steps, pretty_card, review, steps
 
 from helpers import make_deal, play_until_stalled
 
@@ -187,7 +187,7 @@ def test_rules_engine_commands_never_import_numba(tmp_path):
     code = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from canfield_solver.cli import cli\n"
+        "from canfield_solver.surfaces.cli import cli\n"
         f"for args in (['deal', '1'], ['rules'], ['--help'], ['check', {str(deal)!r}, {str(moves)!r}],"
         " ['check', '1', " + repr(str(moves)) + "]):\n"
         "    r = CliRunner().invoke(cli, args)\n"
@@ -199,10 +199,11 @@ def test_rules_engine_commands_never_import_numba(tmp_path):
     assert out.stdout.strip() == "ok", out.stderr
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing is compiled without the JIT")
 def test_first_run_says_it_compiles_and_times_only_the_search():
     """A fresh Numba cache: the notice goes to stderr, stdout stays one JSON object, seconds is search time."""
-    cmd = [sys.executable, "-m", "canfield_solver.cli", "solve", "--seed", "2", "--json"]
+    cmd = [sys.executable, "-m", "canfield_solver", "solve", "--seed", "2", "--json"]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         first = subprocess.run(cmd, capture_output=True, text=True, env=env)

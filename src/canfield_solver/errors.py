@@ -34,3 +34,7 @@ class IllegalMoveError(CanfieldError):
         super().__init__(message)
         self.index = index
         self.move = move
+
+
+class SolverBugError(RuntimeError):
+    """The fast solver returned a line the reference engine refuses: a bug, never user error."""

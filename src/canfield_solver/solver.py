@@ -1,38 +1,42 @@
-"""solve(): validate in Python, run the Numba kernel, check the answer with the reference engine.
+"""solve(): validate in Python, run a search driver, check its answer with the reference engine.
 
-The only module that crosses the Python/Numba boundary.
+This is the one place that makes a verdict and its ``SolveResult``, whatever
+searched (``search.depth_first`` on one thread, ``search.parallel`` on
+several): every line a driver returns is replayed by the reference engine
+first, and a line it refuses is a ``SolverBugError``. Numba is imported only
+when a search runs (``search`` is loaded on first use), so this module, its
+types and its defaults cost nothing to import.
 """
 
 from __future__ import annotations
 
 import enum
-import functools
-import time
+import os
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
+from .engine.deal import Deal
+from .engine.game import Position, replay
+from .engine.rules import Rules, get_rules
+from .errors import CanfieldError, SolverBugError
 
-from .deal import Deal, _fits_tableau
-from .errors import CanfieldError
-from .game import Position, replay
-from .rules import Rules, get_rules
-from ._search import kernel as K
-from ._search import layout as L
+if TYPE_CHECKING:
+    from .search.outcome import Outcome
 
-__all__ = ["Verdict", "SolveResult", "SolverBugError", "solve", "kernel_ready", "load_kernel"]
+__all__ = ["Verdict", "SolveResult", "SolverBugError", "solve", "decide", "further_limits", "kernel_ready",
+           "load_kernel", "kernel_cached", "verdict_counts", "DEFAULT_MEMORY_MB", "COMPILE_SECONDS", "LIMITS"]
 
-MAX_LEVELS = 1500
-CHUNK_NODES = 1 << 17
-INITIAL_SHORT = 1 << 17  # rows of the short table (two words) at the start; it grows fourfold
-INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
-MAX_ROWS = 1 << 32  # rows of one table at most (kernel._slot scales a 32-bit hash)
-LOAD = 0.7         # grow a table at this load
-FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
-DEFAULT_MEMORY_MB = L.DEFAULT_MEMORY_MB
-FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
-SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
-COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
+# Default cap on the transposition tables, in MiB (solve, the CLI): lets the short table grow to
+# 38.7 M rows (about 32.9 M positions) while the one it grows from is still held, and keeps a
+# worker process under 1 GiB.
+DEFAULT_MEMORY_MB = 720
+
+# Seconds a first compile of the kernel takes on the 2-core development machine
+# (benchmarks/bench_compile.py, median; said in the CLI's first-run notice).
+COMPILE_SECONDS = 10
+
+# What can stop a search before it decides (SolveResult.limit).
+LIMITS = ("nodes", "seconds", "memory", "depth", "interrupted")
 
 
 class Verdict(str, enum.Enum):
@@ -44,8 +48,9 @@ class Verdict(str, enum.Enum):
         return self.value
 
 
-class SolverBugError(RuntimeError):
-    """The fast solver returned a solution the reference engine refuses: a bug, never user error."""
+def verdict_counts() -> dict[str, int]:
+    """A zero count for each verdict, keyed by its value (``"solved"``, ``"unsolvable"``, ``"unknown"``)."""
+    return {v.value: 0 for v in Verdict}
 
 
 @dataclass(frozen=True)
@@ -69,12 +74,13 @@ class SolveResult:
         for a lost deal this is a lower bound of the best reachable score,
         exact only where that test does not apply.
     limit
-        For ``unknown``: what stopped the search (nodes, seconds, memory,
-        depth, interrupted).
+        For ``unknown``: what stopped the search (one of ``LIMITS``).
     best_line
         Moves from the start to the first position the search reached with
         ``best_score`` cards home (the winning line when solved), replayed
         by the reference engine like every solution.
+    stalled
+        ``decide`` found the position stalled (SPEC §3): unsolvable with no search.
     """
 
     verdict: Verdict
@@ -89,6 +95,7 @@ class SolveResult:
     limit: str | None = None
     stats: dict = field(default_factory=dict, compare=False, repr=False)
     best_line: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    stalled: bool = field(default=False, compare=False, repr=False)
 
     @property
     def solved(self) -> bool:
@@ -109,326 +116,36 @@ class SolveResult:
         }
 
 
-_BUILD = {"alternate": 0, "suit": 1, "any": 2}
-_COLMOVES = {"top-and-whole": 0, "whole": 1, "runs": 2, "whole-or-freeing": 3}
-
-
-def _safe_mode(r: Rules) -> int:
-    if r.build == "alternate" and r.tableau_wrap == "full":
-        return 1
-    if r.build == "alternate" and (r.tableau_wrap == "relative-to-base" or (r.tableau_wrap == "none" and r.base == 0)):
-        return 2
-    return 3
-
-
-def _params(r: Rules) -> np.ndarray:
-    p = np.zeros(K.NPARAMS, np.int64)
-    p[K.P_RANKS] = r.ranks
-    p[K.P_NCOLS] = r.columns
-    p[K.P_BUILD] = _BUILD[r.build]
-    p[K.P_COLMOVES] = _COLMOVES[r.column_moves]
-    p[K.P_GAPFILL] = 0 if r.gap_fill == "waste" else 1
-    p[K.P_AUTOFILL] = 1 if r.gap_autofill else 0
-    p[K.P_DRAW] = r.draw
-    p[K.P_REDEALS] = -1 if r.redeals is None else r.redeals
-    p[K.P_SAFE] = _safe_mode(r)
-    # The stuck-card test needs: a tableau card leaves its place only for a
-    # foundation or a host on a non-empty column, never for a gap; and only
-    # alone (its column's top) or with its whole column, so that no move
-    # carries a card off the cards it covers (docs/solver-notes.md §2).
-    p[K.P_STUCK] = 1 if r.gap_fill == "waste" and r.column_moves in ("top-and-whole", "whole") else 0
-    p[K.P_GAPLOCK] = 0 if r.moves_while_gap_open else 1
-    p[K.P_SUITBITS] = L.SUIT_BITS[_BUILD[r.build]]
-    # Covering end-of-pass positions needs every pass to end in the one cycle key: unlimited redeals,
-    # more than one card a draw (draw 1 has no position off the cycle).
-    p[K.P_COVER] = 1 if COVER and r.redeals is None and r.draw > 1 else 0
-    return p
-
-
-def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | None) -> None:
-    """Word 0's field widths in a short key (kernel._compact) for this search.
-
-    With ``SHORT_KEYS`` off the talon field is made too wide for any key to
-    fit, so every position goes to the long table (a test switch).
-    """
-    params[K.P_TALON_BITS] = ntalon if SHORT_KEYS else 128
-    # The four foundation heights name the talon as well as its mask does (kernel._compact); where they
-    # are narrower they take its place, so longer column streams still fit a short key.
-    params[K.P_FKEY] = 1 if SHORT_KEYS and FOUNDATION_KEYS and 16 < ntalon else 0
-    if params[K.P_FKEY]:
-        params[K.P_TALON_BITS] = 16
-    # Covering keeps a cover field where a short key has its waste position: one bit, then for each
-    # residue of the waste position modulo the draw, enough bits for 1 + position // draw
-    # (kernel._cover_insert_at); never narrower than the waste position itself, which _compact writes there.
-    params[K.P_WPOS_BITS] = ntalon.bit_length()
-    if params[K.P_COVER]:
-        draw = int(params[K.P_DRAW])
-        params[K.P_COVER_BITS] = (ntalon // draw + 1).bit_length()
-        params[K.P_WPOS_BITS] = max(1 + (draw - 1) * int(params[K.P_COVER_BITS]), ntalon.bit_length())
-    params[K.P_RES_BITS] = nreserve.bit_length()
-    params[K.P_RDL_BITS] = 0 if redeals is None else redeals.bit_length()
-
-
-def _key_words(r: Rules) -> int:
-    """Table row width: 3 words when the column stream (layout.py) always fits in 128 bits."""
-    suit_bits = {"alternate": 1, "suit": 0, "any": 2}[r.build]
-    stream = r.columns * (L.COL_CARD_BITS + L.COL_LEN_BITS) + suit_bits * (r.deck_size - 1)
-    return 3 if stream <= 128 else 4
-
-
-def _max_moves(r: Rules, ntalon: int) -> int:
-    """An upper bound on the moves the kernel generates in one position (the row width)."""
-    n = r.columns
-    longest = 4 * r.ranks  # no column is longer than the deck
-    run_lengths = {"top-and-whole": 1, "whole": 0, "runs": longest, "whole-or-freeing": longest}[r.column_moves]
-    reserve = 1 + n
-    waste = ntalon * (1 + n)
-    tableau = n + n * (n - 1) * (1 + run_lengths)
-    return reserve + waste + tableau + 8
-
-
-@functools.lru_cache(maxsize=64)
-def _lookup_table(r: Rules, base_rank: int) -> np.ndarray:
-    """The kernel's card table (kernel.LUT_*): fits, rank from the base, guests and hosts.
-
-    Cached (never written to): many small searches of one deal (``analyze``) share it.
-    """
-    lut = np.full((52, K.LUT_WIDTH), -1, np.int64)
-    lut[:, :52] = 0
-    deck = r.deck
-    for c in deck:
-        lut[c, K.LUT_REL] = (c % 13 - base_rank) % r.ranks
-        guests = [x for x in deck if _fits_tableau(r, base_rank, x, c)]
-        hosts = [x for x in deck if _fits_tableau(r, base_rank, c, x)]
-        lut[c, hosts] = 1
-        lut[c, K.LUT_GUESTS:K.LUT_GUESTS + len(guests)] = guests
-        lut[c, K.LUT_HOSTS:K.LUT_HOSTS + len(hosts)] = hosts
-    return lut
-
-
-@functools.lru_cache(maxsize=64)
-def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
-    """The kernel's card bit masks (kernel.BM_*): lower cards of each suit, hosts, home cards.
-
-    Cached (never written to), like the lookup table.
-    """
-    lut = _lookup_table(r, base_rank)
-    bm = np.zeros(K.BM_SIZE, np.uint64)
-    for c in r.deck:
-        rel = int(lut[c, K.LUT_REL])
-        lower = [x for x in r.deck if x // 13 == c // 13 and int(lut[x, K.LUT_REL]) < rel]
-        hosts = [int(h) for h in lut[c, K.LUT_HOSTS:K.LUT_HOSTS + 4] if h >= 0]
-        guests = [int(g) for g in lut[c, K.LUT_GUESTS:K.LUT_GUESTS + 4] if g >= 0]
-        bm[K.BM_LOWER + c] = np.uint64(sum(1 << x for x in lower))
-        bm[K.BM_HOSTS + c] = np.uint64(sum(1 << h for h in hosts))
-        bm[K.BM_GUESTS + c] = np.uint64(sum(1 << g for g in guests))
-    for s in range(4):
-        suit = sorted((x for x in r.deck if x // 13 == s), key=lambda x: int(lut[x, K.LUT_REL]))
-        for f in range(len(suit) + 1):
-            bm[K.BM_HOME + s * 16 + f] = np.uint64(sum(1 << x for x in suit[:f]))
-    return bm
-
-
-class _Tables:
-    """The short and the long transposition table (kernel._compact), grown within one memory cap.
-
-    A table grows fourfold (twofold if that is all the cap allows) while the
-    old copy is still held; the cap counts both tables and that copy. While
-    the other table has never grown, the growth after which a table could not
-    grow fourfold again goes instead to the most rows the cap allows (rows
-    need not be a power of two, kernel._slot): at the default cap the short
-    table of a search whose keys are all short (every 52-card preset's) ends
-    at 38.7 M rows instead of 2**25 = 33.6 M, 15% more positions.
-    """
-
-    def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0)):
-        self.cap = cap_bytes
-        self.cover_fields = cover_fields  # (short, long): the bits of word 1 / word 0 a row is hashed without
-
-        def first(rows: int, width: int, share: int) -> int:
-            while rows > 1024 and rows * width * 8 > cap_bytes // share:
-                rows //= 2
-            return rows
-
-        self.short = np.zeros((first(INITIAL_SHORT, 2, 2), 2), np.uint64)
-        self.long = np.zeros((first(INITIAL_LONG, long_words, 4), long_words), np.uint64)
-        self.initial = (self.short.shape[0], self.long.shape[0])
-
-    def _grown_rows(self, table: np.ndarray) -> int:
-        """Rows for the next size of ``table`` within the cap; 0 when it cannot grow."""
-        other_table = self.long if table is self.short else self.short
-        other = other_table.nbytes
-        row = table.shape[1] * 8
-        rows = table.shape[0]
-        again = other + row * rows * 4 * 5 <= self.cap and rows * 16 <= MAX_ROWS  # fourfold twice over
-        if not again and other_table.shape[0] <= self.initial[1 if table is self.short else 0]:
-            # The other table never grew (for most rules every key is short): this growth is the last
-            # one, so it goes to the most rows the cap allows beside the old copy, leaving the other
-            # table room to grow fourfold or an eighth of the cap, whichever is more.
-            room = min((self.cap - other - table.nbytes) // row, (self.cap - max(5 * other, self.cap // 8)) // row,
-                       MAX_ROWS)
-            if room >= rows + rows // 4:
-                return room
-        for f in (4, 2):
-            if other + table.nbytes * (1 + f) <= self.cap and rows * f <= MAX_ROWS:
-                return rows * f
-        return 0
-
-    def grow_at(self, table: np.ndarray) -> int:
-        return int(table.shape[0] * (LOAD if self._grown_rows(table) else FULL_LOAD))
-
-    def grow(self, which: str, words: np.ndarray) -> bool:
-        """Grow the short or the long table; False when the cap does not allow it."""
-        old = getattr(self, which)
-        rows = self._grown_rows(old)
-        if not rows:
-            return False
-        new = np.zeros((rows, old.shape[1]), np.uint64)
-        short = which == "short"
-        K._tt_rehash(old, new, words, np.uint64(self.cover_fields[0 if short else 1]), 1 if short else 0)
-        setattr(self, which, new)
-        return True
-
-
-class _Stack:
-    """One search's own arrays: its stack of ``levels`` levels of up to ``width`` moves, counters and scratch,
-    and room for ``donate`` positions handed over (kernel._donate); the rest of kernel._search's arguments
-    belong to the deal (_Problem) and the tables (_Tables)."""
-
-    def __init__(self, levels: int, width: int, donate: int = 1):
-        self.cols = np.zeros((levels, K.MAXCOLS, K.COLCAP), np.int8)
-        self.sc = np.zeros((levels, K.NSC), np.int64)
-        self.mask = np.zeros(levels, np.uint64)
-        self.moves = np.zeros((levels, width), np.int64)
-        self.nmoves = np.zeros(levels, np.int64)
-        self.midx = np.zeros(levels, np.int64)
-        self.stats = np.zeros(K.NSTATS, np.int64)
-        self.words = np.zeros(4, np.uint64)
-        self.scratch = np.zeros(512, np.int64)
-        self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-        self.child_keys = np.zeros((width, 8), np.uint64)
-        self.best_path = np.zeros(levels, np.int64)
-        # kernel._donate's buffers: cards, scalars, talon masks, paths (length first)
-        self.donated = (np.zeros((donate, K.MAXCOLS, K.COLCAP), np.int8), np.zeros((donate, K.NSC), np.int64),
-                        np.zeros(donate, np.uint64), np.zeros((donate, levels + 1), np.int64))
-
-    def kernel_args(self, prob: "_Problem", tables: "_Tables", budget: int, ctl: np.ndarray) -> tuple:
-        """The arguments of ``kernel._search`` for this stack searching ``prob``'s deal."""
-        return (prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, self.cols, self.sc, self.mask, self.moves,
-                self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
-                tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch, self.prefix,
-                self.child_keys, self.best_path, ctl, *self.donated)
-
-
-class _Problem(_Stack):
-    """The arrays of one search: the deal's, and the stack of a search alone."""
-
-    def __init__(self, pos: Position, init_codes: bool = True):
-        r = pos.rules
-        self.rules = r
-        self.reserve = np.array(pos.reserve, np.int64) if pos.reserve else np.zeros(1, np.int64)
-        talon_list = list(pos.waste) + list(reversed(pos.stock))
-        self.talon_list = talon_list
-        self.talon = np.array(talon_list + [0], np.int64)
-        self.params = _params(r)
-        _key_widths(self.params, len(talon_list), len(pos.reserve), r.redeals)
-        self.lut = _lookup_table(r, pos.base_rank)
-        self.bm = _card_masks(r, pos.base_rank)
-        super().__init__(MAX_LEVELS, _max_moves(r, len(talon_list)))
-        self.sc[0, K.SC_RES] = len(pos.reserve)
-        self.sc[0, K.SC_WB] = len(pos.waste)
-        self.sc[0, K.SC_RDL] = pos.redeals_used
-        for s in range(4):
-            self.sc[0, K.SC_F + s] = pos.foundations[s]
-        for c, col in enumerate(pos.tableau):
-            self.sc[0, K.SC_LEN + c] = len(col)
-            self.cols[0, c, : len(col)] = col
-        self.mask[0] = np.uint64((1 << len(talon_list)) - 1)
-        if init_codes:
-            K._init_codes(self.cols, self.sc, 0, self.params)
-        self.ctl = np.zeros(K.NCTL, np.int64)  # a search alone: no shared tables, nothing handed over
-
-    def cover_fields(self) -> tuple[int, int]:
-        """kernel._cover_at: the cover field of a short row (in word 1) and of a long row (in word 0);
-        0 where that table's rows have none."""
-        p = self.params
-        if not p[K.P_COVER]:
-            return 0, 0
-        ones = (1 << int(p[K.P_WPOS_BITS])) - 1
-        short = ones << int(p[K.P_TALON_BITS]) if p[K.P_TALON_BITS] < 64 else 0
-        long = ones << K.LONG_COVER_SHIFT if p[K.P_WPOS_BITS] <= K.LONG_COVER_BITS else 0
-        return short, long
-
-    def search_args(self, tables: "_Tables", budget: int) -> tuple:
-        """The arguments of ``kernel._search`` for the search alone."""
-        return self.kernel_args(self, tables, budget, self.ctl)
-
-
-# --- Compiling the kernel -----------------------------------------------------------------
-#
-# Numba compiles the kernel on its first call in a process, or loads it from
-# its on-disk cache (``__pycache__`` beside kernel.py, or NUMBA_CACHE_DIR).
-# A compile takes seconds (benchmarks/bench_compile.py); it is never counted
-# as search time: solve() loads the kernel before its clock starts and
-# reports the load in ``stats["compile_seconds"]``.
-
-COMPILE_SECONDS = L.COMPILE_SECONDS
-
-
-def _kernel_calls() -> list[tuple[Any, tuple]]:
-    """(dispatcher, arguments) of every kernel entry point solve() calls, on a throwaway problem."""
-    prob = _Problem(Position(Deal.from_seed(0, get_rules("canfield"))), init_codes=False)
-    tables = _Tables(_key_words(prob.rules), 16 << 20)
-    return [
-        (K._init_codes, (prob.cols, prob.sc, 0, prob.params)),
-        (K._search, prob.search_args(tables, 0)),
-        (K._tt_rehash, (tables.short, tables.short, prob.words, np.uint64(0), 1)),
-    ]
-
-
-def _signature(args: tuple) -> tuple:
-    from numba import typeof
-
-    return tuple(typeof(a) for a in args)
+# --- The kernel: compiled once, or loaded from Numba's cache --------------------------------------
 
 
 def kernel_ready() -> bool:
     """True when solve() can start at once: the kernel is loaded in this process or in Numba's cache.
 
     False means the next solve() in this process compiles first (seconds:
-    ``COMPILE_SECONDS`` on the development machine). Reads Numba's cache
-    index without loading anything; if that cannot be read, says False.
+    ``COMPILE_SECONDS`` on the development machine).
     """
-    for disp, args in _kernel_calls():
-        if not hasattr(disp, "overloads"):  # NUMBA_DISABLE_JIT: plain Python, nothing to compile
-            continue
-        sig = _signature(args)
-        if sig in disp.overloads:
-            continue
-        try:
-            cache = disp._cache
-            key = cache._index_key(sig, disp.targetctx.codegen())
-            if key not in cache._cache_file._load_index():
-                return False
-        except Exception:  # a Numba without this private API: assume a compile
-            return False
-    return True
+    from .search import compile
 
-
-_loaded = False
+    return compile.kernel_ready()
 
 
 def load_kernel() -> float:
     """Compile the kernel, or load it from Numba's cache; the seconds it took (0.0 once loaded)."""
-    global _loaded
-    if _loaded:
-        return 0.0
-    t0 = time.perf_counter()
-    for disp, args in _kernel_calls():
-        if hasattr(disp, "compile"):
-            disp.compile(_signature(args))
-    _loaded = True
-    return time.perf_counter() - t0
+    from .search import compile
+
+    return compile.load_kernel()
+
+
+def kernel_cached() -> bool:
+    """Whether Numba's on-disk cache holds the kernel, judged without importing Numba (for a parent whose
+    searches run in worker processes)."""
+    from .search.cache import kernel_cached as cached
+
+    return cached()
+
+
+# --- solve -----------------------------------------------------------------------------------------
 
 
 def _coerce(deal_or_position: Any, rules: "str | Rules | None") -> tuple[Position, int | None]:
@@ -449,54 +166,49 @@ def _coerce(deal_or_position: Any, rules: "str | Rules | None") -> tuple[Positio
     raise CanfieldError(f"solve() takes a Deal, a Position or a seed number, not {type(deal_or_position).__name__}")
 
 
-def _decode(prob: _Problem, start: Position, path: list[int]) -> list[str]:
-    """Kernel move codes to SPEC §4 moves, with the draws and redeals written out."""
-    pos = start.copy()
-    out: list[str] = []
-
-    def play(m: str) -> None:
-        pos.play(m)
-        out.append(m)
-
-    for mv in path:
-        kind, src, dst, cnt = mv & 15, (mv >> 4) & 255, (mv >> 12) & 255, (mv >> 20) & 255
-        if kind in (K.K_WF, K.K_WT):
-            card = prob.talon_list[src]
-            guard = 0
-            while not (pos.waste and pos.waste[-1] == card):
-                play("draw" if pos.stock else "redeal")
-                guard += 1
-                if guard > 200:
-                    raise SolverBugError(f"waste card {card} never reached by draws")
-            play("W>F" if kind == K.K_WF else f"W>T{dst + 1}")
-        elif kind == K.K_RF:
-            play("R>F")
-        elif kind == K.K_RT:
-            play(f"R>T{dst + 1}")
-        elif kind == K.K_TF:
-            play(f"T{src + 1}>F")
-        else:
-            n = len(pos.tableau[src])
-            if cnt == 1:
-                play(f"T{src + 1}>T{dst + 1}")
-            elif cnt == n:
-                play(f"T{src + 1}*>T{dst + 1}")
-            else:
-                play(f"T{src + 1}:{cnt}>T{dst + 1}")
-    return out
-
-
-def _checked_line(prob: _Problem, start: Position, path: list[int], what: str, score: int) -> list[str]:
+def _checked_line(outcome: "Outcome", start: Position, path: list[int], what: str, score: int) -> list[str]:
     """A kernel path as SPEC moves, replayed by the reference engine: legal, and ending with ``score`` cards
-    home (all of them for a solution); anything else is a bug of the kernel."""
+    home (all of them for a solution); anything else is a bug of the search."""
     try:
-        line = _decode(prob, start, path)
+        line = outcome.decode(path)
     except CanfieldError as e:
         raise SolverBugError(f"kernel {what} does not replay: {e}") from e
     check = replay(start.to_deal(), line, strict=False)
     if not (check.legal and check.position.score == score):
         raise SolverBugError(f"kernel {what} fails replay: {check.error or f'ends with {check.position.score} home'}")
     return line
+
+
+def _result(outcome: "Outcome", start: Position, seed: int | None) -> SolveResult:
+    """The verdict of a search and its result: solved only with a line the reference engine replays to a
+    win; unsolvable only for a search that ran to its end with no line cut at the depth cap."""
+    r = start.rules
+    limit = outcome.limit
+    if outcome.won:
+        moves = _checked_line(outcome, start, outcome.solution, "solution", 4 * r.ranks)
+        verdict, best_line = Verdict.SOLVED, moves
+    else:
+        moves = []
+        best_line = _checked_line(outcome, start, outcome.best_path, "best line", outcome.best_score)
+        if limit is None and not outcome.truncated:
+            verdict = Verdict.UNSOLVABLE
+        else:
+            verdict = Verdict.UNKNOWN
+            limit = limit or "depth"
+    return SolveResult(
+        verdict=verdict,
+        moves=tuple(moves),
+        nodes=outcome.nodes,
+        seconds=outcome.seconds,
+        max_depth=outcome.max_depth,
+        best_score=outcome.best_score,
+        positions=outcome.positions,
+        rules=r.name,
+        seed=seed,
+        limit=limit,
+        stats=outcome.stats,
+        best_line=tuple(best_line),
+    )
 
 
 def solve(
@@ -517,8 +229,8 @@ def solve(
     Ctrl-C. Every solution is replayed by the reference engine first.
 
     ``workers`` > 1 searches with that many threads sharing one table
-    (parallel.py): the same verdicts, found sooner on several cores, but
-    node counts and the winning line then vary from run to run.
+    (``search.parallel``): the same verdicts, found sooner on several cores,
+    but node counts and the winning line then vary from run to run.
     """
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
         raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
@@ -529,88 +241,54 @@ def solve(
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise CanfieldError(f"workers must be a positive integer, not {workers!r}")
     start, seed = _coerce(deal_or_position, rules)
-    r = start.rules
     compile_seconds = load_kernel()
     if workers > 1:
-        from .parallel import solve_parallel
+        from .search import parallel
 
-        return solve_parallel(start, workers, max_nodes, max_seconds, max_memory_mb, progress, seed, compile_seconds)
-    t0 = time.perf_counter()
-    prob = _Problem(start)
-    tables = _Tables(_key_words(r), max_memory_mb * (1 << 20), prob.cover_fields())
-    limit: str | None = None
-    status = K.RUNNING
-    st = prob.stats
-    try:
-        while True:
-            budget = CHUNK_NODES
-            if max_nodes is not None:
-                budget = min(budget, max_nodes - int(st[K.ST_NODES]))
-                if budget <= 0:
-                    limit = "nodes"
-                    break
-            nodes_before = int(st[K.ST_NODES])
-            status = K._search(*prob.search_args(tables, budget))
-            if status in (K.GROW, K.GROW_LONG):
-                if not tables.grow("short" if status == K.GROW else "long", prob.words):
-                    limit = "memory"
-                    break
-                continue
-            if status in (K.SOLVED, K.EXHAUSTED):
-                break
-            if int(st[K.ST_NODES]) == nodes_before:  # the next expansion does not fit the node limit
-                limit = "nodes"
-                break
-            elapsed = time.perf_counter() - t0
-            if progress is not None:
-                progress(int(st[K.ST_NODES]), elapsed)
-            if max_seconds is not None and elapsed >= max_seconds:
-                limit = "seconds"
-                break
-    except KeyboardInterrupt:
-        limit = "interrupted"
-        status = K.RUNNING
-    seconds = time.perf_counter() - t0
-    moves: list[str] = []
-    if status == K.SOLVED:
-        depth = int(st[K.ST_SOLVED_DEPTH])
-        path = [int(prob.moves[k, prob.midx[k] - 1]) & K.MOVE_BITS for k in range(depth)]
-        moves = _checked_line(prob, start, path, "solution", 4 * r.ranks)
-        verdict = Verdict.SOLVED
-        best_line = moves
+        outcome = parallel.search(start, workers, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
     else:
-        best = [int(prob.best_path[k]) for k in range(int(st[K.ST_BEST_LEN]))]
-        best_line = _checked_line(prob, start, best, "best line", int(st[K.ST_BEST]))
-        if status == K.EXHAUSTED and not st[K.ST_TRUNCATED]:
-            verdict = Verdict.UNSOLVABLE
-        else:
-            verdict = Verdict.UNKNOWN
-            if status == K.EXHAUSTED:
-                limit = "depth"
-    return SolveResult(
-        verdict=verdict,
-        moves=tuple(moves),
-        nodes=int(st[K.ST_NODES]),
-        seconds=seconds,
-        max_depth=int(st[K.ST_MAXDEPTH]),
-        best_score=int(st[K.ST_BEST]),
-        positions=_positions(st),
-        rules=r.name,
-        seed=seed,
-        limit=limit,
-        stats=_result_stats(st, tables, compile_seconds),
-        best_line=tuple(best_line),
-    )
+        from .search import depth_first
+
+        outcome = depth_first.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
+    return _result(outcome, start, seed)
 
 
-def _positions(st: np.ndarray) -> int:
-    """Distinct positions stored: rows, and waste positions merged into a row (covering)."""
-    return int(st[K.ST_TTCOUNT] + st[K.ST_MERGED])
+def decide(position: Position, **limits: Any) -> SolveResult:
+    """``solve`` for a position in the middle of a game: a stalled one (SPEC §3: no progress move can ever be
+    reached) is unsolvable without a search (``stalled`` set, no nodes); any other is solved as usual."""
+    if position.is_stalled():
+        return SolveResult(Verdict.UNSOLVABLE, (), 0, 0.0, 0, position.score, 0, position.rules.name,
+                           stalled=True)
+    return solve(position, **limits)
 
 
-def _result_stats(st: np.ndarray, tables: _Tables, compile_seconds: float) -> dict:
-    """``SolveResult.stats`` from a search's counters (kernel.ST_*)."""
-    return {"stuck_prunes": int(st[K.ST_STUCK]), "short_keys": int(st[K.ST_SHORT]),
-            "table_rows": tables.short.shape[0] + tables.long.shape[0],
-            "seen_children": int(st[K.ST_SEEN]), "covered": int(st[K.ST_COVERED]),
-            "table_keys": int(st[K.ST_TTCOUNT]), "compile_seconds": compile_seconds}
+def further_limits(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
+                   workers: int | None) -> dict[str, int | float] | None:
+    """The limits to run an ``unknown`` search again with; None when no limit stopped it or the one that did
+    cannot go up.
+
+    The limit that stopped the search goes up four times, memory at most to half of this machine's
+    memory; a larger table also takes longer to fill, so seconds go up with memory. With ``workers`` 1,
+    idle cores are offered as ``workers`` (None: the caller has no such choice).
+    """
+    more: dict[str, int | float] = {}
+    if limit == "nodes" and max_nodes is not None:
+        more["max_nodes"] = 4 * max_nodes
+    elif limit == "memory":
+        try:
+            half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2 ** 21
+        except (ValueError, OSError, AttributeError):
+            half = 4 * max_memory_mb
+        memory = min(4 * max_memory_mb, half)
+        if memory <= max_memory_mb:
+            return None
+        more["max_memory_mb"] = memory
+        more["max_seconds"] = max_seconds * 4
+    elif limit == "seconds":
+        more["max_seconds"] = max_seconds * 4
+    else:
+        return None
+    cores = os.cpu_count() or 1
+    if workers == 1 and cores > 1:
+        more["workers"] = cores
+    return more

@@ -1,6 +1,6 @@
 """``hint``: in the middle of a game, can it still be won, and what to play next.
 
->>> from canfield_solver.advice import hint
+>>> from canfield_solver.play.hint import hint
 >>> h = hint(Deal.from_seed(2), ["draw"] * 7)     # doctest: +SKIP
 >>> h.verdict, h.next_moves                        # doctest: +SKIP
 (<Verdict.SOLVED: 'solved'>, ('W>F',))
@@ -15,11 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ._search.layout import DEFAULT_MEMORY_MB
-from .deal import Deal
-from .game import replay
-from .moves import Move
-from .solver import SolveResult, Verdict, solve
+from ..engine.deal import Deal
+from ..engine.game import replay
+from ..engine.moves import Move
+from ..solver import DEFAULT_MEMORY_MB, SolveResult, Verdict, decide
 from .transcript import LogReview, Step, review, steps
 
 __all__ = ["Hint", "hint"]
@@ -91,9 +90,9 @@ def hint(
     played = list(moves)
     pos = replay(deal, played).position
     log = review(deal, played)
-    if pos.is_stalled():
+    res = decide(pos, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+    if res.stalled:
         return Hint(len(played), Verdict.UNSOLVABLE, True, (), (), (), log, None)
-    res = solve(pos, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
     nxt: list[str] = []
     for m in res.moves:
         nxt.append(m)

@@ -35,8 +35,17 @@ import re
 import time
 from typing import Any, Iterable
 
-from .rules import Rules
-from .store import COLUMNS, StoredResult, StoreError, _pyarrow, owner_id, parquet_schema, rules_id
+from ..engine.rules import Rules
+from ..solver import verdict_counts
+from .store import (
+    COLUMNS,
+    StoredResult,
+    StoreError,
+    _pyarrow,
+    owner_id,
+    parquet_schema,
+    rules_id,
+)
 
 __all__ = ["ParquetResults"]
 
@@ -204,7 +213,7 @@ class ParquetResults:
         """Verdict counts of ``rules`` over half-open seed ``ranges``, one part read at a time."""
         self.flush()
         rid = rules_id(rules)
-        out = {"solved": 0, "unsolvable": 0, "unknown": 0}
+        out = verdict_counts()
         for lo, hi in ranges:
             for f in self._parts(rid, lo, hi):
                 seeds, verdicts = self._read(rid, f)

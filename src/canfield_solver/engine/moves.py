@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import MoveError
+from ..errors import MoveError
 
 __all__ = ["Move", "parse_move"]
 

@@ -1,6 +1,6 @@
 """One deal searched by several worker threads that share the transposition tables.
 
-``solve(..., workers=N)`` comes here when N > 1. The search kernel releases
+``solver.solve(..., workers=N)`` comes here when N > 1. The search kernel releases
 the GIL, so N threads run N depth-first searches at once over one pair of
 tables (kernel.py, ``ctl[CTL_PAR]``): a position is stored once, by the
 worker whose expansion made it, and that worker is the one that expands it
@@ -30,9 +30,10 @@ from typing import Callable
 
 import numpy as np
 
-from . import solver as S
-from ._search import kernel as K
-from .game import Position
+from ..engine.game import Position
+from . import kernel as K
+from . import problem as S
+from .outcome import Outcome
 
 ROUND_NODES = 1 << 17   # nodes each worker searches between two looks at the tables and the limits
 IDLE = -1               # run(): the worker had nothing to search
@@ -111,10 +112,9 @@ class _Totals:
             self.best_line = w.item.path + [int(m) for m in w.best_path[:int(st[K.ST_BEST_LEN])]]
 
 
-def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_seconds: float | None,
-                   max_memory_mb: int, progress: Callable[[int, float], None] | None, seed: int | None,
-                   compile_seconds: float) -> "S.SolveResult":
-    """``solve`` with ``workers`` threads (see the module docstring); the same arguments and result."""
+def search(start: Position, workers: int, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+           progress: Callable[[int, float], None] | None, compile_seconds: float) -> Outcome:
+    """``depth_first.search`` with ``workers`` threads (see the module docstring)."""
     r = start.rules
     t0 = time.perf_counter()
     base = S._Problem(start)
@@ -223,32 +223,19 @@ def solve_parallel(start: Position, workers: int, max_nodes: int | None, max_sec
     for w in ws:
         if w.item is not None:
             totals.add(w)
-    moves: list[str] = []
-    if winner is not None:
-        path = winner.path_to(int(winner.stats[K.ST_SOLVED_DEPTH]))
-        moves = S._checked_line(base, start, path, "solution", 4 * r.ranks)
-        verdict, best_line = S.Verdict.SOLVED, moves
-        best = 4 * r.ranks
-    else:
-        best = totals.best
-        best_line = S._checked_line(base, start, totals.best_line, "best line", best)
-        if limit is None and not totals.truncated:
-            verdict = S.Verdict.UNSOLVABLE
-        else:
-            verdict = S.Verdict.UNKNOWN
-            limit = limit or "depth"
-    return S.SolveResult(
-        verdict=verdict,
-        moves=tuple(moves),
-        nodes=totals.nodes,
-        seconds=seconds,
-        max_depth=totals.max_depth,
-        best_score=best,
-        positions=S._positions(totals.stats),
-        rules=r.name,
-        seed=seed,
+    won = winner is not None
+    return Outcome(
+        won=won,
         limit=limit,
-        stats={**S._result_stats(totals.stats, tables, compile_seconds), "workers": workers,
+        truncated=totals.truncated,
+        solution=winner.path_to(int(winner.stats[K.ST_SOLVED_DEPTH])) if winner is not None else [],
+        best_score=4 * r.ranks if won else totals.best,
+        best_path=totals.best_line,
+        nodes=totals.nodes,
+        max_depth=totals.max_depth,
+        positions=S.positions(totals.stats),
+        seconds=seconds,
+        decode=lambda path: S.decode(base, start, path),
+        stats={**S.result_stats(totals.stats, tables, compile_seconds), "workers": workers,
                "donated": totals.donated},
-        best_line=tuple(best_line),
     )

@@ -7,7 +7,7 @@ Diamonds and hearts are red; clubs and spades are black.
 
 from __future__ import annotations
 
-from .errors import CardError
+from ..errors import CardError
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from typing import Iterable, Iterator
 
-from .errors import CanfieldError
+from ..errors import CanfieldError
 
 __all__ = ["SeedSet", "parse_seeds", "SEED_LIMIT"]
 

@@ -29,15 +29,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-# Default cap on the transposition tables, in MiB (solver.solve, the CLI):
-# lets the short table grow to 38.7 M rows (about 32.9 M positions) while the
-# one it grows from is still held, and keeps a worker process under 1 GiB.
-DEFAULT_MEMORY_MB = 720
-
-# Seconds a first compile of the kernel takes on the 2-core development machine
-# (benchmarks/bench_compile.py, median; said in the CLI's first-run notice).
-COMPILE_SECONDS = 10
-
 KEY_WORDS = 4
 MASK_BITS = 40
 WPOS_SHIFT = 40

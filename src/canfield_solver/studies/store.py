@@ -19,9 +19,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from . import __version__
-from .errors import CanfieldError
-from .rules import Rules
+from .._version import __version__
+from ..engine.rules import Rules
+from ..errors import CanfieldError
+from ..solver import Verdict, verdict_counts
 
 __all__ = ["ResultStore", "StoreError", "StoredResult", "rules_id"]
 
@@ -115,7 +116,7 @@ class StoredResult:
 
     @property
     def decided(self) -> bool:
-        return self.verdict in ("solved", "unsolvable")
+        return self.verdict in (Verdict.SOLVED, Verdict.UNSOLVABLE)
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -448,7 +449,7 @@ class ResultStore:
     def count_verdicts(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
         """Stored verdicts of ``rules`` over ``ranges`` (half-open seed ranges), counted by SQL."""
         rid = rules_id(rules)
-        out = {"solved": 0, "unsolvable": 0, "unknown": 0}
+        out = verdict_counts()
         for lo, hi in (r for pair in ranges for r in _db_ranges(*pair)):
             for verdict, k in self._db.execute(
                     "SELECT verdict, COUNT(*) FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? "
@@ -555,7 +556,7 @@ def parquet_verdicts(path: str, rules: Rules, ranges: Iterable[tuple[int, int]])
     spans = sorted(ranges)
     starts = [a for a, _ in spans]
     rid = rules_id(rules)
-    out = {"solved": 0, "unsolvable": 0, "unknown": 0}
+    out = verdict_counts()
     try:
         f = pq.ParquetFile(path)
         for b in f.iter_batches(batch_size=65_536, columns=["rules_id", "seed", "verdict"]):

@@ -11,16 +11,51 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from ..errors import CanfieldError, DealError
 from .cards import card_name, parse_card, rank_of, suit_of
-from .errors import CanfieldError, DealError
 from .rules import Rules, get_rules
 
-__all__ = ["Deal", "splitmix64", "shuffled_deck"]
+__all__ = ["Deal", "splitmix64", "shuffled_deck", "read_text", "parse_deal_json", "MAX_FILE_CHARS"]
 
 _MASK64 = (1 << 64) - 1
 
 
 MAX_FILE_CHARS = 1 << 20  # a deal, moves or rules file is a few KiB; refuse anything past 1 MiB
+
+
+def parse_deal_json(text: str) -> Any:
+    """The JSON value of a deal's text; malformed JSON is one ``DealError``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise DealError("deal JSON nests too deeply to be a deal") from None
+    except json.JSONDecodeError as e:
+        raise DealError(f"deal is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+def read_text(path: str, kind: str = "deal", holds: str = "a deal", error: type = DealError,
+              dash_is_stdin: bool = False) -> str:
+    """The text of a small input file (``-`` for standard input if ``dash_is_stdin``), at most
+    ``MAX_FILE_CHARS`` characters.
+
+    Every failure is one ``error`` that names the file: "cannot read {kind} file ...", "{kind} file ... is
+    not UTF-8 text", "... is too large to be {holds}".
+    """
+    import sys
+
+    try:
+        if dash_is_stdin and path == "-":
+            text = sys.stdin.read(MAX_FILE_CHARS + 1)
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read(MAX_FILE_CHARS + 1)
+    except OSError as e:
+        raise error(f"cannot read {kind} file {path!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise error(f"{kind} file {path!r} is not UTF-8 text") from None
+    if len(text) > MAX_FILE_CHARS:
+        raise error(f"{kind} file {path!r} is too large to be {holds} (over {MAX_FILE_CHARS:,} characters)")
+    return text
 
 
 def splitmix64(seed: int) -> Iterator[int]:
@@ -69,7 +104,7 @@ class Deal:
     foundations: tuple[tuple[int, ...], ...] = ()
     redeals_used: int = 0
     seed: int | None = field(default=None, compare=False)
-    pysolfc_game: int | None = field(default=None, compare=False)  # set by from_pysolfc
+    pysolfc_game: int | None = field(default=None, compare=False)  # set by formats.pysolfc_deal
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -103,10 +138,9 @@ class Deal:
     def from_dict(cls, data: Any, rules: "str | Rules | None" = None) -> "Deal":
         if not isinstance(data, dict):
             raise DealError("a deal must be a JSON object with 'reserve', 'tableau' and 'stock'")
-        if "tableau piles" in data:  # the published solver's deal format
-            from .foreign import from_solvitaire
-
-            return from_solvitaire(data, rules or "canfield")
+        if "tableau piles" in data:  # the published solver's deal format: formats.read_deal takes either
+            raise DealError("this is the published solver's deal format ('tableau piles'): read it with "
+                            "canfield_solver.formats.from_solvitaire or formats.read_deal")
         known = {"reserve", "foundation", "foundations", "tableau", "stock", "waste", "rules", "seed", "redeals_used",
                  "pysolfc_game"}
         unknown = sorted(set(data) - known)
@@ -177,47 +211,13 @@ class Deal:
         return cls(r, reserve, tableau, stock, base_rank, waste, tuple(foundations), redeals_used, seed, game)
 
     @classmethod
-    def from_pysolfc(cls, number: "int | str", rules: "str | Rules" = "pysolfc-canfield") -> "Deal":
-        """The deal PySolFC shows for game ``number`` (needs the ``pysolfc`` extra; see ``foreign``)."""
-        from .foreign import pysolfc_deal
-
-        return pysolfc_deal(number, rules)
-
-    @classmethod
-    def from_solvitaire(cls, data: "str | dict", rules: "str | Rules" = "canfield") -> "Deal":
-        """A deal from the published solver's deal JSON (see ``foreign``)."""
-        from .foreign import from_solvitaire
-
-        return from_solvitaire(data, rules)
-
-    def to_solvitaire(self) -> dict[str, Any]:
-        """This deal in the published solver's deal JSON (see ``foreign``)."""
-        from .foreign import to_solvitaire
-
-        return to_solvitaire(self)
-
-    @classmethod
     def from_json(cls, text: str, rules: "str | Rules | None" = None) -> "Deal":
-        try:
-            data = json.loads(text)
-        except RecursionError:
-            raise DealError("deal JSON nests too deeply to be a deal") from None
-        except json.JSONDecodeError as e:
-            raise DealError(f"deal is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-        return cls.from_dict(data, rules)
+        return cls.from_dict(parse_deal_json(text), rules)
 
     @classmethod
     def from_file(cls, path: str, rules: "str | Rules | None" = None) -> "Deal":
-        try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read(MAX_FILE_CHARS + 1)
-        except OSError as e:
-            raise DealError(f"cannot read deal file {path!r}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise DealError(f"deal file {path!r} is not UTF-8 text") from None
-        if len(text) > MAX_FILE_CHARS:
-            raise DealError(f"deal file {path!r} is too large to be a deal (over {MAX_FILE_CHARS:,} characters)")
-        return cls.from_json(text, rules)
+        """A deal from a SPEC deal JSON file (``formats.read_deal`` also reads the published solver's)."""
+        return cls.from_json(read_text(path), rules)
 
     # Output --------------------------------------------------------------
     @property
@@ -263,25 +263,6 @@ class Deal:
         for p in self.foundations:
             counts[suit_of(p[0])] = len(p)
         return counts
-
-
-def _fits_tableau(rules: Rules, base_rank: int, card: int, host: int) -> bool:
-    """Whether ``card`` may be built on ``host`` in a column (SPEC §3, §6)."""
-    n = rules.ranks
-    r, h = rank_of(card), rank_of(host)
-    if rules.tableau_wrap == "full":
-        ok_rank = (r + 1) % n == h
-    elif rules.tableau_wrap == "none":
-        ok_rank = r + 1 == h
-    else:  # relative-to-base
-        ok_rank = (r - base_rank) % n + 1 == (h - base_rank) % n
-    if not ok_rank:
-        return False
-    if rules.build == "alternate":
-        return (suit_of(card) in (1, 2)) != (suit_of(host) in (1, 2))
-    if rules.build == "suit":
-        return suit_of(card) == suit_of(host)
-    return True
 
 
 def _check_cards(r: Rules, reserve: tuple, stock: tuple, waste: tuple, tableau: tuple, foundations: tuple) -> None:
@@ -352,7 +333,7 @@ def _validate(d: Deal) -> None:
         if not col and d.reserve and r.gap_autofill:
             raise DealError(f"tableau column {i + 1} is empty while the reserve has cards (gaps fill at once)")
         for j in range(1, len(col)):
-            if not _fits_tableau(r, d.base_rank, col[j], col[j - 1]):
+            if not r.fits_tableau(d.base_rank, col[j], col[j - 1]):
                 raise DealError(
                     f"tableau column {i + 1}: {card_name(col[j])} does not fit on {card_name(col[j - 1])}"
                 )

@@ -1,8 +1,10 @@
 """Studies: solve many seeds on worker processes (or a Dask cluster), store every result, report a win rate.
 
->>> from canfield_solver.study import wilson_interval
+```python
+>>> from canfield_solver.studies.study import wilson_interval
 >>> [round(x, 4) for x in wilson_interval(81, 263)]
 [0.2553, 0.3662]
+```
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
-from .deal import Deal
-from .errors import CanfieldError
-from .rules import Rules, get_rules
+from ..engine.rules import Rules, get_rules
+from ..errors import CanfieldError
+from ..formats import NUMBERINGS, numbered_deal, parse_pysolfc_number, pysolfc_deal
+from ..play.difficulty import analyze
+from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
 from .store import ResultStore, StoredResult, owner_id
 
@@ -120,10 +124,15 @@ class WinRate:
 
 
 def summarize(rules: str, rows: Sequence[StoredResult], max_seconds: float | None = None, **extra: Any) -> WinRate:
-    won = sum(r.verdict == "solved" for r in rows)
-    lost = sum(r.verdict == "unsolvable" for r in rows)
-    unknown = sum(r.verdict == "unknown" for r in rows)
+    won = sum(r.verdict == Verdict.SOLVED for r in rows)
+    lost = sum(r.verdict == Verdict.UNSOLVABLE for r in rows)
+    unknown = sum(r.verdict == Verdict.UNKNOWN for r in rows)
     return summarize_counts(rules, won, lost, unknown, max_seconds, results=tuple(rows), **extra)
+
+
+def _counted(c: dict[str, int]) -> tuple[int, int, int]:
+    """Won, lost, unknown from counts keyed by verdict."""
+    return c[Verdict.SOLVED.value], c[Verdict.UNSOLVABLE.value], c[Verdict.UNKNOWN.value]
 
 
 def summarize_counts(rules: str, won: int, lost: int, unknown: int, max_seconds: float | None = None,
@@ -157,7 +166,7 @@ def stored_win_rate(rules: Rules, seeds: "SeedSet | range | Iterable[int]", *, d
             c = ds.count_verdicts(rules, ranges)
     else:
         c = parquet_verdicts(os.fspath(parquet), rules, ranges)  # type: ignore[arg-type]
-    return summarize_counts(rules.name, c["solved"], c["unsolvable"], c["unknown"], None)
+    return summarize_counts(rules.name, *_counted(c), None)
 
 
 def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
@@ -169,7 +178,7 @@ def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
         return r
     if numbering != "pysolfc":
         raise CanfieldError(f"numbering must be one of {', '.join(NUMBERINGS)}, not {numbering!r}")
-    Deal.from_pysolfc(1, r)
+    pysolfc_deal(1, r)
     return r.replace(name=f"{r.name}@pysolfc")
 
 
@@ -177,23 +186,17 @@ def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
 def _solve_chunk(rules: Rules, seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
                  max_memory_mb: int | None, with_metrics: bool, analyze_options: dict | None = None,
                  numbering: str = "spec") -> list[StoredResult]:
-    from .solver import DEFAULT_MEMORY_MB, solve
-
-    import dataclasses
-
     name = rules.name if numbering == "spec" else f"{rules.name}@{numbering}"
+    memory = max_memory_mb or DEFAULT_MEMORY_MB
     out = []
     for seed in seeds:
-        deal = Deal.from_seed(seed, rules) if numbering == "spec" else Deal.from_pysolfc(seed, rules)
+        deal = numbered_deal(numbering, seed, rules)
         if with_metrics:
-            from .analysis import analyze
-
-            a = analyze(deal, max_seconds=max_seconds, max_memory_mb=max_memory_mb or DEFAULT_MEMORY_MB,
-                        **(analyze_options or {}))
-            out.append(dataclasses.replace(a.to_stored(max_seconds), rules=name, seed=seed))
+            a = analyze(deal, max_seconds=max_seconds, max_memory_mb=memory, **(analyze_options or {}))
+            out.append(StoredResult(name, seed, a.verdict, a.nodes, a.seconds, a.best_score, a.solution_length,
+                                    a.redeals, max_seconds, a.limit, a.rating, a.metrics()))
             continue
-        r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes,
-                  max_memory_mb=max_memory_mb or DEFAULT_MEMORY_MB)
+        r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=memory)
         out.append(StoredResult(
             rules=name, seed=seed, verdict=r.verdict.value, nodes=r.nodes, seconds=r.seconds,
             best_score=r.best_score, solution_length=len(r.moves), redeals=sum(m == "redeal" for m in r.moves),
@@ -217,12 +220,9 @@ def _warm() -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="canfield-parent-watch").start()
-    from .solver import load_kernel
-
     load_kernel()
 
 
-NUMBERINGS = ("spec", "pysolfc")
 ProgressFn = Callable[[int, int, dict, float], None]
 
 
@@ -245,11 +245,11 @@ def run_study(
     """Solve every seed (skipping those the store already decided) and summarize them.
 
     ``numbering="pysolfc"``: the numbers are PySolFC game numbers
-    (``Deal.from_pysolfc``); the store keeps those rows apart from SPEC
+    (``formats.pysolfc_deal``); the store keeps those rows apart from SPEC
     seeds under the rules name ``<name>@pysolfc``.
 
     ``store``: a ``ResultStore`` (or the path of one: opened and closed
-    here), or a ``ParquetResults`` dataset (``canfield_solver.dataset``:
+    here), or a ``ParquetResults`` dataset (``canfield_solver.studies.dataset``:
     partitioned Parquet for cluster-scale runs, one writer, no re-search).
 
     ``jobs`` local worker processes (default: the core count), or the Dask
@@ -268,8 +268,6 @@ def run_study(
     r = stored_rules(rules_played, numbering)
     wanted = SeedSet.of(seeds)
     if numbering == "pysolfc" and len(wanted):
-        from .foreign import parse_pysolfc_number
-
         first = next(wanted.ranges())
         *_, last = wanted.ranges()
         parse_pysolfc_number(first[0])  # the lowest and the highest number are game numbers, or say why not
@@ -280,7 +278,7 @@ def run_study(
     t0 = time.perf_counter()
     try:
         mem: dict[int, StoredResult] = {}
-        counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
+        counts = verdict_counts()
         tally = {"searched": 0, "reused": 0, "seconds": 0.0}
 
         def report() -> None:
@@ -368,7 +366,7 @@ def run_study(
         else:
             c = counts
             rows = sorted(mem.values(), key=lambda x: x.seed)
-        return summarize_counts(r.name, c["solved"], c["unsolvable"], c["unknown"], max_seconds,
+        return summarize_counts(r.name, *_counted(c), max_seconds,
                                 results=tuple(rows), **extra)
     finally:
         if own_store and st is not None:

@@ -42,10 +42,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .deal import Deal
-from .game import Position
-from .rules import Rules, get_rules
-from ._search.layout import DEFAULT_MEMORY_MB
+from ..engine.deal import Deal
+from ..engine.game import Position
+from ..engine.rules import Rules, get_rules
+from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve
 
 __all__ = ["Analysis", "RATINGS", "analyze", "greedy_play", "random_play", "rate"]
 
@@ -114,9 +114,9 @@ def random_play(start: "Deal | Position", rng: random.Random, max_moves: int = M
 
 def rate(verdict: str, greedy_won: bool, random_rate: float | None, critical: int, nodes: int) -> str:
     """The difficulty rating (table in the module docstring)."""
-    if verdict == "unsolvable":
+    if verdict == Verdict.UNSOLVABLE:
         return "lost"
-    if verdict != "solved":
+    if verdict != Verdict.SOLVED:
         return "unknown"
     if greedy_won or (random_rate or 0.0) > 0:
         return "easy"
@@ -170,19 +170,9 @@ class Analysis:
         d["random_win_rate"] = self.random_win_rate
         return d
 
-    def to_stored(self, max_seconds: float | None):
-        from .store import StoredResult
 
-        m = self.metrics()
-        return StoredResult(self.rules, self.seed if self.seed is not None else -1, self.verdict, self.nodes,
-                            self.seconds, self.best_score, self.solution_length, self.redeals, max_seconds,
-                            self.limit, self.rating, m)
-
-
-def _probe(pos: Position, max_nodes: int, max_memory_mb: int) -> str:
-    from .solver import solve
-
-    return solve(pos, max_nodes=max_nodes, max_memory_mb=max_memory_mb).verdict.value
+def _probe(pos: Position, max_nodes: int, max_memory_mb: int) -> Verdict:
+    return solve(pos, max_nodes=max_nodes, max_memory_mb=max_memory_mb).verdict
 
 
 def analyze(
@@ -202,8 +192,6 @@ def analyze(
     bounds each search for the first-move and critical-position counts;
     ``playouts`` random games are played with ``random.Random(playout_seed)``.
     """
-    from .solver import load_kernel, solve
-
     if isinstance(seed_or_deal, Deal):
         deal = seed_or_deal if rules is None else Deal.from_dict(seed_or_deal.to_dict(), get_rules(rules))
     else:
@@ -219,9 +207,9 @@ def analyze(
     for m in first:
         p = start.copy()
         p.play(m)
-        v = "solved" if p.is_won() else _probe(p, probe_nodes, max_memory_mb)
-        win_first += v == "solved"
-        unknown_first += v == "unknown"
+        v = Verdict.SOLVED if p.is_won() else _probe(p, probe_nodes, max_memory_mb)
+        win_first += v == Verdict.SOLVED
+        unknown_first += v == Verdict.UNKNOWN
 
     # Critical positions along the solution.
     critical = probed = 0
@@ -238,7 +226,7 @@ def analyze(
                 p = pos.copy()
                 p.play(m)
                 probed += 1
-                if not p.is_won() and _probe(p, probe_nodes, max_memory_mb) == "unsolvable":
+                if not p.is_won() and _probe(p, probe_nodes, max_memory_mb) == Verdict.UNSOLVABLE:
                     crit = True
                     break
             critical += crit

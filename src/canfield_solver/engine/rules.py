@@ -12,7 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RulesError
+from ..errors import RulesError
+from .cards import rank_of, suit_of
 
 __all__ = ["Rules", "PRESETS", "get_rules", "preset_names"]
 
@@ -154,6 +155,25 @@ class Rules:
     def deck(self) -> list[int]:
         """Card ids of this deck, in id order (SPEC §2 step 1)."""
         return [s * 13 + r for s in range(4) for r in range(self.ranks)]
+
+    # The building rule ----------------------------------------------------
+    def fits_tableau(self, base_rank: int, card: int, host: int) -> bool:
+        """Whether ``card`` may be built on ``host`` in a column (SPEC §3, §6), the base rank being ``base_rank``."""
+        n = self.ranks
+        r, h = rank_of(card), rank_of(host)
+        if self.tableau_wrap == "full":
+            ok_rank = (r + 1) % n == h
+        elif self.tableau_wrap == "none":
+            ok_rank = r + 1 == h
+        else:  # relative-to-base
+            ok_rank = (r - base_rank) % n + 1 == (h - base_rank) % n
+        if not ok_rank:
+            return False
+        if self.build == "alternate":
+            return (suit_of(card) in (1, 2)) != (suit_of(host) in (1, 2))
+        if self.build == "suit":
+            return suit_of(card) == suit_of(host)
+        return True
 
     # Serialisation -------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -23,9 +23,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .cards import card_name, is_red, rank_of, suit_of
-from .deal import Deal, _fits_tableau
-from .errors import IllegalMoveError, MoveError
+from ..errors import IllegalMoveError, MoveError
+from .cards import card_name, rank_of, suit_of
+from .deal import Deal
 from .moves import Move, parse_move
 from .rules import Rules
 
@@ -123,7 +123,7 @@ class Position:
         return self.foundations[s] < n and rank_of(card) == (self.base_rank + self.foundations[s]) % n
 
     def fits_on(self, card: int, host: int) -> bool:
-        return _fits_tableau(self.rules, self.base_rank, card, host)
+        return self.rules.fits_tableau(self.base_rank, card, host)
 
     def _gaps_open(self) -> bool:
         """Whether a gap may be filled by a move (not automatically from the reserve)."""

@@ -5,8 +5,8 @@ numbered steps: a run of draws is one step (``draw ×3 → waste 7♥``), each
 redeal starts a new pass through the stock, and every other move names the
 cards it moves (``W>F 7♥``, ``T2>T4 5♠ on 6♦``), so a player who turned up a
 different card notices at once. ``format_steps`` prints them;
-``parse_steps`` reads that printed text back into SPEC moves (it is how the
-tests prove the printout replays to the same position).
+``formats.movelog.parse_steps`` (also here) reads that printed text back into
+SPEC moves (it is how the tests prove the printout replays to the same position).
 
 ``review`` reads a played log: where the last progress move was (SPEC §3: a
 card to a foundation, or a card taken from the reserve or the waste), how
@@ -18,17 +18,16 @@ Only the rules engine is used here; nothing imports the solver.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from .cards import RANKS, rank_of, suit_of
-from .deal import Deal
-from .errors import MoveError
-from .game import Position
-from .moves import Move, parse_move
+from ..engine.cards import RANKS, rank_of, suit_of
+from ..engine.deal import Deal
+from ..engine.game import Position
+from ..engine.moves import Move, parse_move
+from ..formats.movelog import looks_like_steps, parse_steps
 
-__all__ = ["Step", "LogReview", "pretty_card", "steps", "format_steps", "pass_headings", "parse_steps", "review"]
+__all__ = ["Step", "LogReview", "pretty_card", "steps", "format_steps", "pass_headings", "parse_steps", "looks_like_steps", "review"]
 
 SUIT_SYMBOLS = "♣♦♥♠"  # C D H S, the order of cards.SUITS
 
@@ -157,38 +156,6 @@ def format_steps(all_steps: Sequence[Step], *, passes: bool = True) -> str:
     if heads[-1] is not None:
         lines.append(f"-- pass {heads[-1]} --")
     return "\n".join(lines)
-
-
-_DRAWS = re.compile(r"^draw\s*(?:[×x*]\s*(\d+))?(?:\s|$)", re.IGNORECASE)
-_NUMBER = re.compile(r"^\d+\.\s*")
-
-
-def parse_steps(text: str) -> list[str]:
-    """SPEC §4 moves from ``format_steps`` text (``draw ×3`` → three draws; card names and headings ignored).
-
-    A line that is not a step, a heading, a comment or blank raises ``MoveError``.
-    """
-    out: list[str] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line or line.startswith("--"):
-            continue
-        line = _NUMBER.sub("", line)
-        d = _DRAWS.match(line)
-        if d:
-            out.extend(["draw"] * int(d.group(1) or 1))
-            continue
-        word = line.split()[0].rstrip(";,")
-        try:
-            out.append(str(parse_move(word)))
-        except MoveError as e:
-            raise MoveError(f"line {lineno}: {e}") from None
-    return out
-
-
-def looks_like_steps(text: str) -> bool:
-    """True for text written by ``format_steps`` (numbered lines), False for one SPEC move per line."""
-    return any(_NUMBER.match(line.strip()) for line in text.splitlines())
 
 
 @dataclass(frozen=True)

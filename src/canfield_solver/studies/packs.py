@@ -17,25 +17,20 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from dataclasses import dataclass
 from typing import IO, Any, Iterable, Iterator
 
-from .deal import Deal
-from .errors import CanfieldError
-from .game import replay
+from ..engine.deal import Deal
+from ..engine.game import replay
+from ..errors import CanfieldError
+from ..formats import numbered_deal
+from ..solver import Verdict, solve
 from .store import StoredResult
 
-__all__ = ["pack_entry", "write_pack", "verify_pack", "PackProblem", "CSV_COLUMNS"]
+__all__ = ["pack_entry", "write_pack", "verify_pack", "PackFile", "PackProblem", "CSV_COLUMNS"]
 
 CSV_COLUMNS = ("numbering", "number", "rules", "verdict", "rating", "solution_length", "redeals", "nodes")
-
-
-def _deal_for(numbering: str, number: int, rules: Any) -> Deal:
-    if numbering == "pysolfc":
-        return Deal.from_pysolfc(number, rules)
-    if numbering == "spec":
-        return Deal.from_seed(number, rules)
-    raise CanfieldError(f"unknown numbering {numbering!r} (expected spec or pysolfc)")
 
 
 def pack_entry(row: StoredResult, rules: Any, numbering: str = "spec") -> dict[str, Any]:
@@ -44,9 +39,7 @@ def pack_entry(row: StoredResult, rules: Any, numbering: str = "spec") -> dict[s
     The winning line is found again by the same deterministic search (its node
     count is known from the row, so no time limit is needed).
     """
-    from .solver import solve
-
-    deal = _deal_for(numbering, row.seed, rules)
+    deal = numbered_deal(numbering, row.seed, rules)
     res = solve(deal, max_nodes=2 * row.nodes + 10_000)
     if not res.solved:
         raise CanfieldError(f"{numbering} {row.seed}: the search did not find the winning line again")
@@ -58,7 +51,7 @@ def pack_entry(row: StoredResult, rules: Any, numbering: str = "spec") -> dict[s
         "number": row.seed,
         "rules": deal.rules.name,
         "deal": d,
-        "verdict": "solved",
+        "verdict": Verdict.SOLVED.value,
         "moves": list(res.moves),
         "rating": row.rating,
         "metrics": row.metrics or {},
@@ -84,6 +77,52 @@ def write_pack(entries: Iterable[dict[str, Any]], out: IO[str], fmt: str = "json
         out.flush()
         n += 1
     return n
+
+
+class PackFile:
+    """A pack written to ``path`` as its deals come (``add``), in ``fmt`` (jsonl or csv).
+
+    The lines go to ``path.part``; only a pack that was finished (``finish``)
+    replaces ``path``, so an older file of that name stays untouched until
+    then. Use it as a context manager: leaving the block closes the file, and
+    finishes the pack when the block ended without an exception.
+    """
+
+    def __init__(self, path: str, fmt: str = "jsonl"):
+        if fmt not in ("jsonl", "csv"):
+            raise CanfieldError(f"pack format must be jsonl or csv, not {fmt!r}")
+        self.path, self.fmt, self.part = path, fmt, f"{path}.part"
+        self.entries: list[dict[str, Any]] = []
+        self._fh: IO[str] | None = open(self.part, "w", encoding="utf-8", newline="")  # noqa: SIM115
+
+    def add(self, entry: dict[str, Any]) -> None:
+        assert self._fh is not None, "the pack is closed"
+        if self.fmt == "jsonl":
+            write_pack([entry], self._fh)
+        self.entries.append(entry)
+
+    def finish(self) -> int:
+        """Write the table (csv), close, and put the pack in place; the number of deals in it."""
+        assert self._fh is not None, "the pack is closed"
+        if self.fmt == "csv":
+            write_pack(self.entries, self._fh, "csv")
+        self._fh.close()
+        self._fh = None
+        os.replace(self.part, self.path)
+        return len(self.entries)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self) -> "PackFile":
+        return self
+
+    def __exit__(self, exc_type: Any, *rest: Any) -> None:
+        if exc_type is None and self._fh is not None:
+            self.finish()
+        self.close()
 
 
 @dataclass(frozen=True)
@@ -115,12 +154,12 @@ def _check_line(text: str) -> str | None:
         deal = Deal.from_dict(e["deal"], e["rules"])
         if isinstance(e["number"], bool) or not isinstance(e["number"], int):
             return f"'number' must be an integer, not {e['number']!r}"
-        dealt = _deal_for(e["numbering"], e["number"], e["rules"])
+        dealt = numbered_deal(e["numbering"], e["number"], e["rules"])
     except CanfieldError as err:
         return str(err)
     if deal != dealt:
         return f"the stored deal is not the deal of {e['numbering']} number {e['number']}"
-    if e["verdict"] != "solved":
+    if e["verdict"] != Verdict.SOLVED:
         return f"verdict {e['verdict']!r}: a pack holds winnable deals only"
     moves = e["moves"]
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):

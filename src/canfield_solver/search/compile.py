@@ -1,0 +1,79 @@
+"""Compiling the kernel, or loading it from Numba's on-disk cache.
+
+Numba compiles the kernel on its first call in a process, or loads it from
+its on-disk cache (``__pycache__`` beside kernel.py, or NUMBA_CACHE_DIR).
+A compile takes seconds (benchmarks/bench_compile.py); it is never counted
+as search time: solve() loads the kernel before its clock starts and
+reports the load in ``stats["compile_seconds"]``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from ..engine.deal import Deal
+from ..engine.game import Position
+from ..engine.rules import get_rules
+from . import kernel as K
+from .problem import _key_words, _Problem, _Tables
+
+
+def _kernel_calls() -> list[tuple[Any, tuple]]:
+    """(dispatcher, arguments) of every kernel entry point solve() calls, on a throwaway problem."""
+    prob = _Problem(Position(Deal.from_seed(0, get_rules("canfield"))), init_codes=False)
+    tables = _Tables(_key_words(prob.rules), 16 << 20)
+    return [
+        (K._init_codes, (prob.cols, prob.sc, 0, prob.params)),
+        (K._search, prob.search_args(tables, 0)),
+        (K._tt_rehash, (tables.short, tables.short, prob.words, np.uint64(0), 1)),
+    ]
+
+
+def _signature(args: tuple) -> tuple:
+    from numba import typeof
+
+    return tuple(typeof(a) for a in args)
+
+
+def kernel_ready() -> bool:
+    """True when solve() can start at once: the kernel is loaded in this process or in Numba's cache.
+
+    False means the next solve() in this process compiles first (seconds:
+    ``solver.COMPILE_SECONDS`` on the development machine). Reads Numba's cache
+    index without loading anything; if that cannot be read, says False.
+    """
+    for disp, args in _kernel_calls():
+        if not hasattr(disp, "overloads"):  # NUMBA_DISABLE_JIT: plain Python, nothing to compile
+            continue
+        sig = _signature(args)
+        if sig in disp.overloads:
+            continue
+        try:
+            cache = disp._cache
+            key = cache._index_key(sig, disp.targetctx.codegen())
+            if key not in cache._cache_file._load_index():
+                return False
+        except Exception:  # a Numba without this private API: assume a compile
+            return False
+    return True
+
+
+_loaded = False
+
+
+def load_kernel() -> float:
+    """Compile the kernel, or load it from Numba's cache; the seconds it took (0.0 once loaded)."""
+    global _loaded
+    if _loaded:
+        return 0.0
+    t0 = time.perf_counter()
+    for disp, args in _kernel_calls():
+        if hasattr(disp, "compile"):
+            disp.compile(_signature(args))
+    _loaded = True
+    return time.perf_counter() - t0
+
+

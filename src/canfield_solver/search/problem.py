@@ -1,0 +1,333 @@
+"""The arrays one search works on: the deal's (``_Problem``), a search's stack (``_Stack``) and the two
+transposition tables (``_Tables``), built from a ``Position`` and its ``Rules``; and ``decode``, which
+turns the kernel's move codes back into SPEC §4 moves.
+
+The depth-first drivers (``depth_first``, ``parallel``) run ``kernel._search`` over these arrays.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..engine.game import Position
+from ..engine.rules import Rules
+from ..errors import SolverBugError
+from . import kernel as K
+from . import layout as L
+
+MAX_LEVELS = 1500
+INITIAL_SHORT = 1 << 17  # rows of the short table (two words) at the start; it grows fourfold
+INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
+MAX_ROWS = 1 << 32  # rows of one table at most (kernel._slot scales a 32-bit hash)
+LOAD = 0.7         # grow a table at this load
+FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
+FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
+SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
+COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
+
+
+_COLMOVES = {"top-and-whole": 0, "whole": 1, "runs": 2, "whole-or-freeing": 3}
+
+
+def _safe_mode(r: Rules) -> int:
+    if r.build == "alternate" and r.tableau_wrap == "full":
+        return 1
+    if r.build == "alternate" and (r.tableau_wrap == "relative-to-base" or (r.tableau_wrap == "none" and r.base == 0)):
+        return 2
+    return 3
+
+
+def _params(r: Rules) -> np.ndarray:
+    p = np.zeros(K.NPARAMS, np.int64)
+    p[K.P_RANKS] = r.ranks
+    p[K.P_NCOLS] = r.columns
+    p[K.P_BUILD] = L.BUILD_CODES[r.build]
+    p[K.P_COLMOVES] = _COLMOVES[r.column_moves]
+    p[K.P_GAPFILL] = 0 if r.gap_fill == "waste" else 1
+    p[K.P_AUTOFILL] = 1 if r.gap_autofill else 0
+    p[K.P_DRAW] = r.draw
+    p[K.P_REDEALS] = -1 if r.redeals is None else r.redeals
+    p[K.P_SAFE] = _safe_mode(r)
+    # The stuck-card test needs: a tableau card leaves its place only for a
+    # foundation or a host on a non-empty column, never for a gap; and only
+    # alone (its column's top) or with its whole column, so that no move
+    # carries a card off the cards it covers (docs/solver-notes.md §2).
+    p[K.P_STUCK] = 1 if r.gap_fill == "waste" and r.column_moves in ("top-and-whole", "whole") else 0
+    p[K.P_GAPLOCK] = 0 if r.moves_while_gap_open else 1
+    p[K.P_SUITBITS] = L.SUIT_BITS[L.BUILD_CODES[r.build]]
+    # Covering end-of-pass positions needs every pass to end in the one cycle key: unlimited redeals,
+    # more than one card a draw (draw 1 has no position off the cycle).
+    p[K.P_COVER] = 1 if COVER and r.redeals is None and r.draw > 1 else 0
+    return p
+
+
+def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | None) -> None:
+    """Word 0's field widths in a short key (kernel._compact) for this search.
+
+    With ``SHORT_KEYS`` off the talon field is made too wide for any key to
+    fit, so every position goes to the long table (a test switch).
+    """
+    params[K.P_TALON_BITS] = ntalon if SHORT_KEYS else 128
+    # The four foundation heights name the talon as well as its mask does (kernel._compact); where they
+    # are narrower they take its place, so longer column streams still fit a short key.
+    params[K.P_FKEY] = 1 if SHORT_KEYS and FOUNDATION_KEYS and 16 < ntalon else 0
+    if params[K.P_FKEY]:
+        params[K.P_TALON_BITS] = 16
+    # Covering keeps a cover field where a short key has its waste position: one bit, then for each
+    # residue of the waste position modulo the draw, enough bits for 1 + position // draw
+    # (kernel._cover_insert_at); never narrower than the waste position itself, which _compact writes there.
+    params[K.P_WPOS_BITS] = ntalon.bit_length()
+    if params[K.P_COVER]:
+        draw = int(params[K.P_DRAW])
+        params[K.P_COVER_BITS] = (ntalon // draw + 1).bit_length()
+        params[K.P_WPOS_BITS] = max(1 + (draw - 1) * int(params[K.P_COVER_BITS]), ntalon.bit_length())
+    params[K.P_RES_BITS] = nreserve.bit_length()
+    params[K.P_RDL_BITS] = 0 if redeals is None else redeals.bit_length()
+
+
+def _key_words(r: Rules) -> int:
+    """Table row width: 3 words when the column stream (layout.py) always fits in 128 bits."""
+    suit_bits = L.SUIT_BITS[L.BUILD_CODES[r.build]]
+    stream = r.columns * (L.COL_CARD_BITS + L.COL_LEN_BITS) + suit_bits * (r.deck_size - 1)
+    return 3 if stream <= 128 else 4
+
+
+def _max_moves(r: Rules, ntalon: int) -> int:
+    """An upper bound on the moves the kernel generates in one position (the row width)."""
+    n = r.columns
+    longest = 4 * r.ranks  # no column is longer than the deck
+    run_lengths = {"top-and-whole": 1, "whole": 0, "runs": longest, "whole-or-freeing": longest}[r.column_moves]
+    reserve = 1 + n
+    waste = ntalon * (1 + n)
+    tableau = n + n * (n - 1) * (1 + run_lengths)
+    return reserve + waste + tableau + 8
+
+
+@functools.lru_cache(maxsize=64)
+def _lookup_table(r: Rules, base_rank: int) -> np.ndarray:
+    """The kernel's card table (kernel.LUT_*): fits, rank from the base, guests and hosts.
+
+    Cached (never written to): many small searches of one deal (``analyze``) share it.
+    """
+    lut = np.full((52, K.LUT_WIDTH), -1, np.int64)
+    lut[:, :52] = 0
+    deck = r.deck
+    for c in deck:
+        lut[c, K.LUT_REL] = (c % 13 - base_rank) % r.ranks
+        guests = [x for x in deck if r.fits_tableau(base_rank, x, c)]
+        hosts = [x for x in deck if r.fits_tableau(base_rank, c, x)]
+        lut[c, hosts] = 1
+        lut[c, K.LUT_GUESTS:K.LUT_GUESTS + len(guests)] = guests
+        lut[c, K.LUT_HOSTS:K.LUT_HOSTS + len(hosts)] = hosts
+    return lut
+
+
+@functools.lru_cache(maxsize=64)
+def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
+    """The kernel's card bit masks (kernel.BM_*): lower cards of each suit, hosts, home cards.
+
+    Cached (never written to), like the lookup table.
+    """
+    lut = _lookup_table(r, base_rank)
+    bm = np.zeros(K.BM_SIZE, np.uint64)
+    for c in r.deck:
+        rel = int(lut[c, K.LUT_REL])
+        lower = [x for x in r.deck if x // 13 == c // 13 and int(lut[x, K.LUT_REL]) < rel]
+        hosts = [int(h) for h in lut[c, K.LUT_HOSTS:K.LUT_HOSTS + 4] if h >= 0]
+        guests = [int(g) for g in lut[c, K.LUT_GUESTS:K.LUT_GUESTS + 4] if g >= 0]
+        bm[K.BM_LOWER + c] = np.uint64(sum(1 << x for x in lower))
+        bm[K.BM_HOSTS + c] = np.uint64(sum(1 << h for h in hosts))
+        bm[K.BM_GUESTS + c] = np.uint64(sum(1 << g for g in guests))
+    for s in range(4):
+        suit = sorted((x for x in r.deck if x // 13 == s), key=lambda x: int(lut[x, K.LUT_REL]))
+        for f in range(len(suit) + 1):
+            bm[K.BM_HOME + s * 16 + f] = np.uint64(sum(1 << x for x in suit[:f]))
+    return bm
+
+
+class _Tables:
+    """The short and the long transposition table (kernel._compact), grown within one memory cap.
+
+    A table grows fourfold (twofold if that is all the cap allows) while the
+    old copy is still held; the cap counts both tables and that copy. While
+    the other table has never grown, the growth after which a table could not
+    grow fourfold again goes instead to the most rows the cap allows (rows
+    need not be a power of two, kernel._slot): at the default cap the short
+    table of a search whose keys are all short (every 52-card preset's) ends
+    at 38.7 M rows instead of 2**25 = 33.6 M, 15% more positions.
+    """
+
+    def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0)):
+        self.cap = cap_bytes
+        self.cover_fields = cover_fields  # (short, long): the bits of word 1 / word 0 a row is hashed without
+
+        def first(rows: int, width: int, share: int) -> int:
+            while rows > 1024 and rows * width * 8 > cap_bytes // share:
+                rows //= 2
+            return rows
+
+        self.short = np.zeros((first(INITIAL_SHORT, 2, 2), 2), np.uint64)
+        self.long = np.zeros((first(INITIAL_LONG, long_words, 4), long_words), np.uint64)
+        self.initial = (self.short.shape[0], self.long.shape[0])
+
+    def _grown_rows(self, table: np.ndarray) -> int:
+        """Rows for the next size of ``table`` within the cap; 0 when it cannot grow."""
+        other_table = self.long if table is self.short else self.short
+        other = other_table.nbytes
+        row = table.shape[1] * 8
+        rows = table.shape[0]
+        again = other + row * rows * 4 * 5 <= self.cap and rows * 16 <= MAX_ROWS  # fourfold twice over
+        if not again and other_table.shape[0] <= self.initial[1 if table is self.short else 0]:
+            # The other table never grew (for most rules every key is short): this growth is the last
+            # one, so it goes to the most rows the cap allows beside the old copy, leaving the other
+            # table room to grow fourfold or an eighth of the cap, whichever is more.
+            room = min((self.cap - other - table.nbytes) // row, (self.cap - max(5 * other, self.cap // 8)) // row,
+                       MAX_ROWS)
+            if room >= rows + rows // 4:
+                return room
+        for f in (4, 2):
+            if other + table.nbytes * (1 + f) <= self.cap and rows * f <= MAX_ROWS:
+                return rows * f
+        return 0
+
+    def grow_at(self, table: np.ndarray) -> int:
+        return int(table.shape[0] * (LOAD if self._grown_rows(table) else FULL_LOAD))
+
+    def grow(self, which: str, words: np.ndarray) -> bool:
+        """Grow the short or the long table; False when the cap does not allow it."""
+        old = getattr(self, which)
+        rows = self._grown_rows(old)
+        if not rows:
+            return False
+        new = np.zeros((rows, old.shape[1]), np.uint64)
+        short = which == "short"
+        K._tt_rehash(old, new, words, np.uint64(self.cover_fields[0 if short else 1]), 1 if short else 0)
+        setattr(self, which, new)
+        return True
+
+
+class _Stack:
+    """One search's own arrays: its stack of ``levels`` levels of up to ``width`` moves, counters and scratch,
+    and room for ``donate`` positions handed over (kernel._donate); the rest of kernel._search's arguments
+    belong to the deal (_Problem) and the tables (_Tables)."""
+
+    def __init__(self, levels: int, width: int, donate: int = 1):
+        self.cols = np.zeros((levels, K.MAXCOLS, K.COLCAP), np.int8)
+        self.sc = np.zeros((levels, K.NSC), np.int64)
+        self.mask = np.zeros(levels, np.uint64)
+        self.moves = np.zeros((levels, width), np.int64)
+        self.nmoves = np.zeros(levels, np.int64)
+        self.midx = np.zeros(levels, np.int64)
+        self.stats = np.zeros(K.NSTATS, np.int64)
+        self.words = np.zeros(4, np.uint64)
+        self.scratch = np.zeros(512, np.int64)
+        self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+        self.child_keys = np.zeros((width, 8), np.uint64)
+        self.best_path = np.zeros(levels, np.int64)
+        # kernel._donate's buffers: cards, scalars, talon masks, paths (length first)
+        self.donated = (np.zeros((donate, K.MAXCOLS, K.COLCAP), np.int8), np.zeros((donate, K.NSC), np.int64),
+                        np.zeros(donate, np.uint64), np.zeros((donate, levels + 1), np.int64))
+
+    def kernel_args(self, prob: "_Problem", tables: "_Tables", budget: int, ctl: np.ndarray) -> tuple:
+        """The arguments of ``kernel._search`` for this stack searching ``prob``'s deal."""
+        return (prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, self.cols, self.sc, self.mask, self.moves,
+                self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
+                tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch, self.prefix,
+                self.child_keys, self.best_path, ctl, *self.donated)
+
+
+class _Problem(_Stack):
+    """The arrays of one search: the deal's, and the stack of a search alone."""
+
+    def __init__(self, pos: Position, init_codes: bool = True):
+        r = pos.rules
+        self.rules = r
+        self.reserve = np.array(pos.reserve, np.int64) if pos.reserve else np.zeros(1, np.int64)
+        talon_list = list(pos.waste) + list(reversed(pos.stock))
+        self.talon_list = talon_list
+        self.talon = np.array(talon_list + [0], np.int64)
+        self.params = _params(r)
+        _key_widths(self.params, len(talon_list), len(pos.reserve), r.redeals)
+        self.lut = _lookup_table(r, pos.base_rank)
+        self.bm = _card_masks(r, pos.base_rank)
+        super().__init__(MAX_LEVELS, _max_moves(r, len(talon_list)))
+        self.sc[0, K.SC_RES] = len(pos.reserve)
+        self.sc[0, K.SC_WB] = len(pos.waste)
+        self.sc[0, K.SC_RDL] = pos.redeals_used
+        for s in range(4):
+            self.sc[0, K.SC_F + s] = pos.foundations[s]
+        for c, col in enumerate(pos.tableau):
+            self.sc[0, K.SC_LEN + c] = len(col)
+            self.cols[0, c, : len(col)] = col
+        self.mask[0] = np.uint64((1 << len(talon_list)) - 1)
+        if init_codes:
+            K._init_codes(self.cols, self.sc, 0, self.params)
+        self.ctl = np.zeros(K.NCTL, np.int64)  # a search alone: no shared tables, nothing handed over
+
+    def cover_fields(self) -> tuple[int, int]:
+        """kernel._cover_at: the cover field of a short row (in word 1) and of a long row (in word 0);
+        0 where that table's rows have none."""
+        p = self.params
+        if not p[K.P_COVER]:
+            return 0, 0
+        ones = (1 << int(p[K.P_WPOS_BITS])) - 1
+        short = ones << int(p[K.P_TALON_BITS]) if p[K.P_TALON_BITS] < 64 else 0
+        long = ones << K.LONG_COVER_SHIFT if p[K.P_WPOS_BITS] <= K.LONG_COVER_BITS else 0
+        return short, long
+
+    def search_args(self, tables: "_Tables", budget: int) -> tuple:
+        """The arguments of ``kernel._search`` for the search alone."""
+        return self.kernel_args(self, tables, budget, self.ctl)
+
+
+def decode(prob: _Problem, start: Position, path: list[int]) -> list[str]:
+    """Kernel move codes to SPEC §4 moves, with the draws and redeals written out (played on ``start``'s
+    copy by the reference engine, so an illegal code raises its ``IllegalMoveError``)."""
+    pos = start.copy()
+    out: list[str] = []
+
+    def play(m: str) -> None:
+        pos.play(m)
+        out.append(m)
+
+    for mv in path:
+        kind, src, dst, cnt = mv & 15, (mv >> 4) & 255, (mv >> 12) & 255, (mv >> 20) & 255
+        if kind in (K.K_WF, K.K_WT):
+            card = prob.talon_list[src]
+            guard = 0
+            while not (pos.waste and pos.waste[-1] == card):
+                play("draw" if pos.stock else "redeal")
+                guard += 1
+                if guard > 200:
+                    raise SolverBugError(f"waste card {card} never reached by draws")
+            play("W>F" if kind == K.K_WF else f"W>T{dst + 1}")
+        elif kind == K.K_RF:
+            play("R>F")
+        elif kind == K.K_RT:
+            play(f"R>T{dst + 1}")
+        elif kind == K.K_TF:
+            play(f"T{src + 1}>F")
+        else:
+            n = len(pos.tableau[src])
+            if cnt == 1:
+                play(f"T{src + 1}>T{dst + 1}")
+            elif cnt == n:
+                play(f"T{src + 1}*>T{dst + 1}")
+            else:
+                play(f"T{src + 1}:{cnt}>T{dst + 1}")
+    return out
+
+
+def positions(st: np.ndarray) -> int:
+    """Distinct positions stored: rows, and waste positions merged into a row (covering)."""
+    return int(st[K.ST_TTCOUNT] + st[K.ST_MERGED])
+
+
+def result_stats(st: np.ndarray, tables: _Tables, compile_seconds: float) -> dict:
+    """``SolveResult.stats`` from a search's counters (kernel.ST_*)."""
+    return {"stuck_prunes": int(st[K.ST_STUCK]), "short_keys": int(st[K.ST_SHORT]),
+            "table_rows": tables.short.shape[0] + tables.long.shape[0],
+            "seen_children": int(st[K.ST_SEEN]), "covered": int(st[K.ST_COVERED]),
+            "table_keys": int(st[K.ST_TTCOUNT]), "compile_seconds": compile_seconds}

@@ -1,0 +1,3 @@
+"""Many deals at once: win-rate studies (``study``, local processes or a Dask cluster), their result stores
+(``store``: SQLite; ``dataset``: partitioned Parquet), seed sets (``seeds``), and deals picked for apps
+(``pick``, written and verified as ``packs``)."""

@@ -1,0 +1,234 @@
+"""What every ``canfield`` command shares: the group that turns every error into one line and an exit code,
+the deal-source, rules and limit options, and the first-run notices of the kernel compile."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from typing import Any
+
+import click
+
+from ..._version import __version__
+from ...engine.deal import Deal
+from ...engine.rules import PRESETS, Rules, get_rules
+from ...errors import CanfieldError
+from ...formats import pysolfc_deal, read_deal
+from ...solver import (
+    COMPILE_SECONDS,
+    DEFAULT_MEMORY_MB,
+    Verdict,
+    further_limits,
+    kernel_cached,
+    kernel_ready,
+    load_kernel,
+)
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70  # a bug (sysexits EX_SOFTWARE): reported in one line, never as a traceback
+EXIT_CODES = {Verdict.SOLVED: 0, Verdict.UNSOLVABLE: 1, Verdict.UNKNOWN: 3}
+
+
+class UserError(click.ClickException):
+    exit_code = EXIT_BAD_INPUT
+
+
+class _Seconds(click.FloatRange):
+    """A positive time limit in seconds; ``inf`` means none, ``nan`` is refused."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        v = super().convert(value, param, ctx)
+        if v != v:
+            self.fail("must be a number of seconds, not nan", param, ctx)
+        return v
+
+
+SECONDS = _Seconds(min=0, min_open=True)
+
+
+class _Group(click.Group):
+    """Turns every usage error and ``CanfieldError`` into one line and exit code 2."""
+
+    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            rv = super().main(args, prog_name or "canfield", complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            click.echo("canfield: interrupted", err=True)
+            sys.exit(130)
+        except click.ClickException as e:
+            click.echo(f"canfield: error: {e.format_message()}", err=True)
+            sys.exit(e.exit_code)
+        except CanfieldError as e:
+            click.echo(f"canfield: error: {e}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except sqlite3.Error as e:  # the result store failed half-way: locked, disk full, removed
+            click.echo(f"canfield: error: result store: {e}; the deals finished before this are kept", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except OSError as e:  # a file the user named turned out unusable half-way (full disk, removed, ...)
+            where = f" {e.filename!r}" if e.filename else ""
+            click.echo(f"canfield: error: cannot use{where}: {e.strerror or e}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except Exception as e:  # never a traceback; this is a bug to report
+            click.echo(f"canfield: internal error ({type(e).__name__}: {e}); please report it", err=True)
+            sys.exit(EXIT_INTERNAL)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="canfield")
+def cli() -> None:
+    """Decide Canfield solitaire deals, show winning moves, prove lost ones lost."""
+
+
+# --- Options ------------------------------------------------------------------------------------
+
+
+def not_blank(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Refuse an empty or blank text value (``--rules ""`` would otherwise mean the default)."""
+    if isinstance(value, str) and not value.strip():
+        raise click.BadParameter("must not be empty")
+    return value
+
+
+def rules_option(f: Any) -> Any:
+    f = click.option(
+        "--rules-file", "rules_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+        help="A JSON file of Rules parameters (overrides --rules).",
+    )(f)
+    return click.option(
+        "--rules", "-r", "rules_name", default=None, metavar="PRESET", callback=not_blank,
+        help=f"Rules preset: {', '.join(PRESETS)} (default canfield, or the deal file's).",
+    )(f)
+
+
+def pysolfc_option(f: Any) -> Any:
+    return click.option(
+        "--pysolfc", "pysolfc", default=None, metavar="N", callback=not_blank,
+        help="PySolFC game number N (needs the 'pysolfc' extra); rules default to pysolfc-canfield.",
+    )(f)
+
+
+def deal_source_options(f: Any) -> Any:
+    """--seed N | --deal FILE | --pysolfc N, and the rules options: the deal sources of solve, analyze, show."""
+    f = rules_option(f)
+    f = pysolfc_option(f)
+    f = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+                     help="Deal or position JSON file (ours, or the published solver's).")(f)
+    return click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None,
+                        help="Deal number (SPEC §2).")(f)
+
+
+def search_limit_options(f: Any) -> Any:
+    """--max-seconds, --max-nodes, --max-memory: the limits of one search (solve, hint)."""
+    f = memory_option("Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")(f)
+    f = click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+                     help="Stop with 'unknown' after this many nodes.")(f)
+    return click.option("--max-seconds", type=SECONDS, default=60.0, show_default=True,
+                        help="Stop with 'unknown' after this long.")(f)
+
+
+def memory_option(help: str) -> Any:
+    """--max-memory: the table cap of a search, in MiB."""
+    return click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB,
+                        show_default=True, help=help)
+
+
+# --- Deals --------------------------------------------------------------------------------------
+
+
+def resolve_rules(rules_name: str | None, rules_file: str | None, fallback: str | None = None) -> Rules:
+    if rules_file:
+        return Rules.from_json_file(rules_file)
+    return get_rules(rules_name or fallback or "canfield")
+
+
+def load_deal(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,
+              pysolfc: str | None = None) -> Deal:
+    if sum(x is not None for x in (seed, deal_file, pysolfc)) != 1:
+        raise UserError("give exactly one of --seed N, --deal FILE or --pysolfc N")
+    if seed is not None:
+        return Deal.from_seed(seed, resolve_rules(rules_name, rules_file))
+    if pysolfc is not None:
+        return pysolfc_deal(pysolfc, resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield"))
+    assert deal_file is not None
+    if rules_name or rules_file:
+        return read_deal(deal_file, resolve_rules(rules_name, rules_file))
+    return read_deal(deal_file)
+
+
+def deal_argument(text: str, rules_name: str | None, rules_file: str | None) -> Deal:
+    """DEAL as a deal JSON file (ours or the published solver's) or, when no such file exists, a seed number."""
+    if text.strip().isdigit() and not os.path.exists(text):
+        seed = int(text)
+        if seed >= 2**64:
+            raise UserError(f"DEAL: seed {seed} is out of range 0..2^64-1")
+        return Deal.from_seed(seed, resolve_rules(rules_name, rules_file))
+    return load_deal(None, text, rules_name, rules_file)
+
+
+def deal_and_moves(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None,
+                   rules_file: str | None) -> tuple[Deal, str]:
+    """``[DEAL] MOVES``: DEAL is left out exactly when --pysolfc N gives the deal."""
+    want = 1 if pysolfc is not None else 2
+    if len(args) != want:
+        usage = "--pysolfc N MOVES" if pysolfc is not None else "DEAL MOVES"
+        raise UserError(f"expected {usage} ({want} argument{'s' if want > 1 else ''}), got {len(args)}")
+    for name, value in zip(("DEAL", "MOVES")[2 - want:], args):
+        if not value.strip():
+            raise UserError(f"Invalid value for '{name}': must not be empty")
+    if pysolfc is not None:
+        return load_deal(None, None, rules_name, rules_file, pysolfc), args[0]
+    return deal_argument(args[0], rules_name, rules_file), args[1]
+
+
+def where(d: Deal, fallback: str = "deal") -> str:
+    if d.pysolfc_game is not None:
+        return f"PySolFC game {d.pysolfc_game}"
+    return f"seed {d.seed}" if d.seed is not None else fallback
+
+
+# --- The kernel's first compile, said on stderr (stdout stays clean) -----------------------------
+
+
+def prepare_kernel() -> None:
+    """Load the search kernel; when this process must compile it first, say so."""
+    if kernel_ready():
+        load_kernel()
+        return
+    click.echo(f"compiling the search kernel, first run only (~{COMPILE_SECONDS} s)...", err=True)
+    secs = load_kernel()
+    click.echo(f"compiled in {secs:.1f} s; later runs load it from the cache", err=True)
+
+
+def workers_compile_notice() -> None:
+    """For commands whose searches run in worker processes: say so when they must compile first."""
+    if not kernel_cached():
+        click.echo(f"compiling the search kernel in the worker processes, first run only (~{COMPILE_SECONDS} s)...",
+                   err=True)
+
+
+# --- Unknown verdicts, for a person -------------------------------------------------------------
+
+
+def why_stopped(limit: str) -> str:
+    """Why a search ended ``unknown``, for a person: Ctrl-C, or the limit that stopped it."""
+    return "interrupted (Ctrl-C)" if limit == "interrupted" else f"stopped by the {limit} limit"
+
+
+_FLAGS = (("max_nodes", "--max-nodes"), ("max_memory_mb", "--max-memory"), ("max_seconds", "--max-seconds"),
+          ("workers", "--jobs"))
+
+
+def go_further(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
+               workers: int | None) -> str | None:
+    """``solver.further_limits`` as the options to run again with; None when there are none."""
+    more = further_limits(limit, max_seconds, max_nodes, max_memory_mb, workers)
+    if not more:
+        return None
+    opts = [f"{flag} {more[key]:g}" if key == "max_seconds" else f"{flag} {more[key]}"
+            for key, flag in _FLAGS if key in more]
+    return "to go further: " + " ".join(opts)

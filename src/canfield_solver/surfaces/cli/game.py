@@ -1,0 +1,335 @@
+"""The commands about one deal: ``deal``, ``check``, ``hint``, ``solve``, ``analyze``, ``show``, ``rules``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from ...engine.deal import Deal
+from ...engine.game import Position, render, replay
+from ...engine.rules import PRESETS
+from ...formats import read_moves, to_solvitaire
+from ...play.difficulty import Analysis
+from ...play.difficulty import analyze as analyze_deal
+from ...play.hint import hint as hint_for
+from ...play.transcript import format_steps, review, steps
+from ...solver import Verdict, decide
+from ...solver import solve as solve_deal
+from ..replay_page import show as show_page
+from .common import (
+    EXIT_CODES,
+    SECONDS,
+    UserError,
+    cli,
+    deal_and_moves,
+    deal_source_options,
+    go_further,
+    load_deal,
+    not_blank,
+    prepare_kernel,
+    pysolfc_option,
+    rules_option,
+    search_limit_options,
+    where,
+    why_stopped,
+)
+
+
+@cli.command()
+@click.argument("seed", type=click.IntRange(0, 2**64 - 1), required=False)
+@pysolfc_option
+@rules_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "solvitaire"]), default="text", show_default=True,
+              help="text: a picture; json: SPEC deal JSON; solvitaire: the published solver's deal file.")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+def deal(seed: int | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None, fmt: str,
+         as_json: bool) -> None:
+    """Show the deal of SEED (or of PySolFC game --pysolfc N)."""
+    if (seed is None) == (pysolfc is None):
+        raise UserError("give exactly one of SEED or --pysolfc N")
+    d = load_deal(seed, None, rules_name, rules_file, pysolfc)
+    if as_json or fmt == "json":
+        click.echo(d.to_json())
+        return
+    if fmt == "solvitaire":
+        click.echo(json.dumps(to_solvitaire(d)))
+        return
+    name = where(d)
+    click.echo(f"{name[0].upper()}{name[1:]} · rules {d.rules.name}")
+    click.echo(render(Position(d)))
+
+
+@cli.command()
+@click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
+@pysolfc_option
+@rules_option
+@click.option("--moves", "show_moves", is_flag=True, help="Print the legal moves as numbered steps naming each card.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
+          show_moves: bool, as_json: bool) -> int:
+    """Replay MOVES from DEAL (a deal JSON file, a seed number, or --pysolfc N) and report the result.
+
+    MOVES: one per line, a JSON list, or the steps `solve --moves` prints.
+    Also says where the last progress move was, how many passes through the
+    stock went by since, and whether the log went round in a circle.
+    Exits 0 when every move is legal, 1 at the first illegal move.
+    """
+    d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
+    moves = read_moves(moves_file)
+    res = replay(d, moves, strict=False)
+    legal = moves[: res.played]
+    log = review(d, legal)
+    pos = res.position
+    won, stalled = pos.is_won(), pos.is_stalled()
+    if as_json:
+        click.echo(json.dumps({
+            "legal": res.legal, "played": res.played, "total": len(moves),
+            "error": res.error, "illegal_index": res.index,
+            "score": pos.score, "won": won, "stalled": stalled,
+            "last_progress": log.last_progress, "passes_since_progress": log.passes_since_progress,
+            "repeat": list(log.repeat) if log.repeat else None,
+        }))
+        return 0 if res.legal else 1
+    if show_moves and legal:
+        click.echo(format_steps(steps(d, legal)))
+    if res.legal:
+        click.echo(f"legal: all {len(moves)} moves")
+    else:
+        click.echo(f"illegal: {res.error}")
+    click.echo(f"score: {pos.score}/{4 * d.rules.ranks}")
+    click.echo(f"won: {'yes' if won else 'no'}")
+    click.echo(f"stalled: {'yes — no progress move can ever be reached again' if stalled else 'no'}")
+    for line in log.lines():
+        click.echo(line)
+    if not won and not stalled and (log.repeat or log.passes_since_progress >= 2):
+        click.echo("to see whether it can still be won and what to play: canfield hint DEAL MOVES")
+    return 0 if res.legal else 1
+
+
+@cli.command()
+@click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
+@pysolfc_option
+@rules_option
+@search_limit_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
+         max_seconds: float, max_nodes: int | None, max_memory_mb: int, as_json: bool) -> int:
+    """Mid-game: can the game after MOVES still be won, and what to play next.
+
+    DEAL is a deal JSON file or a seed number (or give --pysolfc N); MOVES the moves played so far
+    (one per line, a JSON list, or printed steps). Exits 0 when it can still
+    be won, 1 when it cannot, 3 when a limit stopped the search, 2 on bad input.
+    """
+    d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
+    played = read_moves(moves_file)
+    prepare_kernel()
+    h = hint_for(d, played, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+    if as_json:
+        click.echo(json.dumps(h.to_dict()))
+        return EXIT_CODES[h.verdict]
+    after = f"after {len(played)} moves"
+    res = h.result
+    if h.stalled:
+        click.echo(f"{after}: lost — the game is stalled: no progress move can ever be reached again")
+    elif res is not None and not res.moves and h.verdict is Verdict.SOLVED:
+        click.echo(f"{after}: won already")
+    elif h.verdict is Verdict.SOLVED:
+        assert res is not None
+        click.echo(f"{after}: can still be won — a winning line of {len(res.moves)} more moves "
+                   f"(found in {res.seconds:.3f} s)")
+        click.echo("next:")
+        for s in h.next_steps:
+            click.echo(f"  {s.number}. {s.text}")
+    elif h.verdict is Verdict.UNSOLVABLE:
+        assert res is not None
+        click.echo(f"{after}: lost — no move sequence from here wins (exhaustive search: {res.nodes:,} nodes, "
+                   f"{res.seconds:.3f} s)")
+    else:
+        assert res is not None
+        click.echo(f"{after}: unknown — the {res.limit} limit stopped the search after {res.nodes:,} nodes")
+        further = go_further(res.limit, max_seconds, max_nodes, max_memory_mb, None)
+        if further:
+            click.echo(further)
+    for line in h.log.lines():
+        click.echo(line)
+    return EXIT_CODES[h.verdict]
+
+
+@cli.command()
+@deal_source_options
+@click.option("--moves-played", "played_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              callback=not_blank,
+              help="Solve from the position after these moves (one per line, or a JSON list).")
+@search_limit_options
+@click.option("--jobs", "-j", "workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Threads that search this one deal together, sharing one table (--max-memory): the same "
+                   "verdict sooner on several cores; node counts and the winning line vary from run to run.")
+@click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
+          played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int, workers: int,
+          show_moves: bool, as_json: bool) -> int:
+    """Decide a deal: solved (exit 0), unsolvable (1), unknown (3); bad input exits 2."""
+    d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
+    start: Deal | Position = d
+    played: list[str] = []
+    if played_file is not None:  # a position in the middle of a game: a stalled one is lost without a search
+        played = read_moves(played_file)
+        res = replay(d, played, strict=False)
+        if not res.legal:
+            raise UserError(f"--moves-played: {res.error}")
+        start = res.position
+    mid_game = isinstance(start, Position)
+    if not (mid_game and start.is_stalled()):
+        prepare_kernel()
+    with _SearchProgress(enabled=not as_json and sys.stderr.isatty()) as bar:
+        result = (decide if mid_game else solve_deal)(start, max_nodes=max_nodes, max_seconds=max_seconds,
+                                                      max_memory_mb=max_memory_mb, progress=bar.update,
+                                                      workers=workers)
+    full = 4 * d.rules.ranks
+    if as_json:
+        out = result.to_dict()
+        out["seed"] = d.seed
+        if d.pysolfc_game is not None:
+            out["pysolfc_game"] = d.pysolfc_game
+        if played_file is not None:
+            out["moves_played"] = len(played)
+            out["stalled"] = result.stalled
+        click.echo(json.dumps(out))
+    else:
+        name = where(d, deal_file or "deal")
+        if played:
+            name += f" after {len(played)} moves"
+        v = result.verdict
+        if result.stalled:
+            click.echo(f"{name} · {d.rules.name}: unsolvable — the position is stalled "
+                       f"(no progress move can ever be reached); score {result.best_score}/{full}")
+        else:
+            line = f"{name} · {d.rules.name}: {v.value} in {result.seconds:.3f} s, {result.nodes:,} nodes"
+            if v is Verdict.SOLVED:
+                line += f"; winning line of {len(result.moves)} moves"
+            elif v is Verdict.UNKNOWN:
+                line += f"; {why_stopped(result.limit)}"
+            click.echo(line)
+            click.echo(f"best score: {result.best_score}/{full}")
+            further = v is Verdict.UNKNOWN and go_further(result.limit, max_seconds, max_nodes, max_memory_mb,
+                                                          workers)
+            if further:
+                click.echo(further)
+        if show_moves and result.moves:
+            click.echo(format_steps(steps(start, result.moves)))
+    return EXIT_CODES[result.verdict]
+
+
+class _SearchProgress:
+    """The nodes searched so far and the time, on one line of stderr redrawn in place (a terminal only)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.drawn = False
+
+    def update(self, nodes: int, elapsed: float) -> None:
+        if self.enabled:
+            click.echo(f"\rsearching: {nodes / 1e6:7.1f} M nodes, {elapsed:6.1f} s", err=True, nl=False)
+            self.drawn = True
+
+    def __enter__(self) -> "_SearchProgress":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.drawn:
+            click.echo("\r" + " " * 48 + "\r", err=True, nl=False)
+
+
+def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
+    lines = [f"{name} · {a.rules}: {a.verdict}, rated {a.rating}"]
+    lines.append(f"  search            {a.nodes:,} nodes, {a.seconds:.2f} s in all"
+                 + (f" ({why_stopped(a.limit)})" if a.limit else ""))
+    if a.verdict == Verdict.SOLVED:
+        lines.append(f"  solution          {a.solution_length} moves, {a.redeals} redeals")
+        lines.append(f"  critical          {a.critical_positions} positions on the solution where a move "
+                     f"loses ({a.positions_probed} alternatives probed)")
+    lines.append(f"  first moves       {a.winning_first_moves} of {a.first_moves} win"
+                 + (f" ({a.unknown_first_moves} undecided by the probe)" if a.unknown_first_moves else ""))
+    lines.append(f"  best score        {a.best_score}/{full}")
+    lines.append(f"  greedy player     {'won' if a.greedy_won else 'lost'} ({a.greedy_score}/{full})")
+    if a.playouts:
+        lines.append(f"  random player     won {a.random_wins} of {a.playouts} games "
+                     f"(best {a.random_best_score}/{full})")
+    return lines
+
+
+@cli.command()
+@deal_source_options
+@click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
+              help="Time limit of the main search.")
+@click.option("--probe-nodes", type=click.IntRange(1, 10**10), default=20_000, show_default=True,
+              help="Node limit of each search behind the first-move and critical-position counts.")
+@click.option("--playouts", type=click.IntRange(0, 100_000), default=50, show_default=True,
+              help="Random-player games.")
+@click.option("--playout-seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random player (same seed, same games).")
+@click.option("--moves", "show_moves", is_flag=True, help="Print the winning line as numbered steps.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
+            rules_file: str | None,
+            max_seconds: float, probe_nodes: int, playouts: int, playout_seed: int, show_moves: bool,
+            as_json: bool) -> int:
+    """How hard a deal is: search effort, solution, critical positions, greedy and random players, rating."""
+    d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
+    prepare_kernel()
+    a = analyze_deal(d, max_seconds=max_seconds, probe_nodes=probe_nodes, playouts=playouts,
+                     playout_seed=playout_seed)
+    if as_json:
+        out = a.to_dict()
+        if d.pysolfc_game is not None:
+            out["pysolfc_game"] = d.pysolfc_game
+        click.echo(json.dumps(out))
+    else:
+        click.echo("\n".join(_analysis_lines(a, 4 * d.rules.ranks, where(d))))
+        if show_moves and a.moves:
+            click.echo(format_steps(steps(d, a.moves)))
+    return 0
+
+
+def _page_name(d: Deal) -> str:
+    if d.pysolfc_game is not None:
+        return f"canfield-pysolfc-{d.pysolfc_game}.html"
+    return f"canfield-seed-{d.seed}.html" if d.seed is not None else "canfield-game.html"
+
+
+@cli.command()
+@deal_source_options
+@click.option("--moves", "moves_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              callback=not_blank, help="Show this game (one move per line, a JSON list, or printed steps).")
+@click.option("--out", "out", default=None, callback=not_blank, metavar="FILE.html",
+              help="Where to write the page ('-' for stdout; default canfield-<deal>.html).")
+@click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
+              help="Time limit of the search (and of each probe for a player's game).")
+def show(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
+         rules_file: str | None, moves_file: str | None, out: str | None, max_seconds: float) -> int:
+    """Write a self-contained HTML page to step through the winning line, the best line, or your game."""
+    d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
+    moves = read_moves(moves_file) if moves_file else None
+    prepare_kernel()
+    pg = show_page(d, moves, max_seconds=max_seconds)
+    if out == "-":
+        click.echo(pg.html, nl=False)
+        return 0
+    out = out or _page_name(d)
+    try:
+        pg.save(out)
+    except OSError as e:
+        raise UserError(f"cannot write {out!r}: {e.strerror}") from None
+    click.echo(f"{pg.title}\nwrote {out}", err=True)
+    return 0
+
+
+@cli.command()
+def rules() -> None:
+    """List the rules presets."""
+    for name, r in PRESETS.items():
+        click.echo(f"{name:24s} {r.description}")

@@ -1,0 +1,278 @@
+"""The commands about many deals: ``winrate``, ``export``, ``pick``, ``verify``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from ...engine.rules import Rules
+from ...studies.packs import PackFile, pack_entry, verify_pack
+from ...studies.pick import DIFFICULTIES, Picker
+from ...studies.seeds import SeedSet, parse_seeds
+from ...studies.store import ResultStore
+from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
+from .common import (
+    SECONDS,
+    UserError,
+    cli,
+    memory_option,
+    not_blank,
+    prepare_kernel,
+    resolve_rules,
+    rules_option,
+    workers_compile_notice,
+)
+
+
+class _StudyProgress:
+    """click's progress bar on stderr for a study: deals done, won / lost / unknown so far, the ETA.
+
+    Drawn only on a terminal; nothing at all is printed when stderr is a file or a pipe.
+    """
+
+    def __init__(self, label: str, enabled: bool = True):
+        self.label = label
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar: Any = None
+        self.counts: dict = {}
+
+    def __call__(self, done: int, total: int, counts: dict, elapsed: float) -> None:
+        if not self.enabled or total <= 0:
+            return
+        self.counts = counts
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_pos=True,
+                                         item_show_func=self._counts)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+        if done >= total:
+            self.close()
+
+    def _counts(self, _item: Any) -> str:
+        c = self.counts
+        return f"won {c.get('solved', 0)} lost {c.get('unsolvable', 0)} unknown {c.get('unknown', 0)}"
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+@cli.command()
+@rules_option
+@click.option("--seeds", "seeds_text", default="0:1000", show_default=True, metavar="START:STOP", callback=not_blank,
+              help="Seeds to study: START:STOP (STOP excluded), a seed, or a comma list.")
+@click.option("--pysolfc", "pysolfc", default=None, metavar="START:STOP", callback=not_blank,
+              help="Study PySolFC game numbers instead of seeds (rules default to pysolfc-canfield).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Local worker processes (default: the core count).")
+@click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
+              help="Time limit per deal; a deal that hits it counts as unknown.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+              help="Node limit per deal (reproducible, unlike time); a deal that hits it counts as unknown.")
+@memory_option("Transposition table cap per worker in MiB.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+              help="SQLite result store: finished deals are saved as they come and skipped when run again.")
+@click.option("--parquet-dir", "parquet_dir", type=click.Path(), default=None, callback=not_blank,
+              help="Write results as a partitioned Parquet dataset instead of --db (cluster-scale runs; "
+                   "deals already in it are skipped, never searched again; one study writes it at a time).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=not_blank,
+              help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
+@click.option("--chunk", type=click.IntRange(1, 100_000), default=None,
+              help="Deals per task sent to a worker (default: up to 8, fewer for small studies).")
+@click.option("--summary", is_flag=True,
+              help="Search nothing: recompute the win rate from --db or --parquet for these rules and seeds.")
+@click.option("--parquet", "parquet_in", type=click.Path(exists=True), default=None,
+              callback=not_blank, help="With --summary: a Parquet export or a --parquet-dir dataset "
+                                       "instead of --db.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None,
+            max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
+            scheduler: str | None, chunk: int | None, summary: bool, parquet_in: str | None, as_json: bool,
+            quiet: bool) -> int:
+    """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways."""
+    numbering = "spec"
+    if pysolfc is not None:
+        if click.get_current_context().get_parameter_source("seeds_text") is not click.core.ParameterSource.DEFAULT:
+            raise UserError("give --seeds or --pysolfc, not both")
+        seeds_text, numbering = pysolfc, "pysolfc"
+    r = resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc else None)
+    seeds = parse_seeds(seeds_text)
+    kept = stored_rules(r, numbering)
+    if summary or parquet_in:
+        if parquet_dir:
+            raise UserError("--summary reads a dataset with --parquet DIR, not --parquet-dir")
+        return _summary(kept, seeds, db, parquet_in, as_json)
+    if db and parquet_dir:
+        raise UserError("give --db FILE or --parquet-dir DIR, not both")
+    saved_in = db or parquet_dir
+    store: Any = None
+    if parquet_dir:
+        from ...studies.dataset import (
+            ParquetResults,  # needs pyarrow: only when asked for
+        )
+
+        store = ParquetResults(parquet_dir)
+    elif db:
+        store = ResultStore(db)
+    bar = _StudyProgress(kept.name, enabled=not quiet)
+    if scheduler is None and not quiet:
+        workers_compile_notice()
+    try:
+        if store is not None and not quiet:
+            done = store.count_done(kept, max_seconds, seeds.ranges(), max_nodes=max_nodes)
+            if done:
+                click.echo(f"{saved_in}: {done} of {len(seeds)} deals already done; resuming", err=True)
+        wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
+                               progress=bar, max_nodes=max_nodes, max_memory_mb=max_memory_mb,
+                               numbering=numbering, chunk=chunk)
+    except KeyboardInterrupt:
+        bar.close()
+        saved = f"; finished deals are saved in {saved_in}: run again to resume" if saved_in else ""
+        click.echo(f"\ncanfield: interrupted{saved}", err=True)
+        return 130
+    finally:
+        bar.close()
+        if store is not None:
+            store.close()
+    if as_json:
+        click.echo(json.dumps(wr.to_dict()))
+    else:
+        click.echo(str(wr))
+        limits = f"{max_seconds:g} s" + (f" and {max_nodes:,} nodes" if max_nodes else "")
+        click.echo(f"{wr.searched} deals searched, {wr.reused} taken from the store, {wr.wall_seconds:.1f} s wall, "
+                   f"limit per deal {limits}")
+    return 0
+
+
+def _summary(rules: Rules, seeds: SeedSet, db: str | None, parquet_in: str | None, as_json: bool) -> int:
+    """``winrate --summary``: the intervals recounted from a store or a Parquet export, nothing searched."""
+    if (db is None) == (parquet_in is None):
+        raise UserError("--summary needs exactly one of --db FILE or --parquet FILE")
+    wr = stored_win_rate(rules, seeds, db=db, parquet=parquet_in)
+    if as_json:
+        click.echo(json.dumps(wr.to_dict()))
+    else:
+        click.echo(str(wr))
+        missing = len(seeds) - wr.deals
+        if missing:
+            click.echo(f"{missing:,} of the {len(seeds):,} seeds asked for have no stored result")
+    return 0
+
+
+@cli.command()
+@click.option("--db", "db", type=click.Path(dir_okay=False, exists=True), required=True, callback=not_blank,
+              help="The result store.")
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+              help="CSV file to write.")
+@click.option("--parquet", "parquet_out", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+              help="Parquet file to write (streamed; needs the 'parquet' extra).")
+def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
+    """Write every stored result to CSV or Parquet (one row per rules and seed)."""
+    if (csv_out is None) == (parquet_out is None):
+        raise UserError("give exactly one of --csv FILE or --parquet FILE")
+    with ResultStore(db, create=False) as st:
+        out = csv_out or parquet_out
+        n = st.export_csv(csv_out) if csv_out else st.export_parquet(str(parquet_out))
+    click.echo(f"wrote {n} rows to {out}", err=True)
+    return 0
+
+
+@cli.command()
+@rules_option
+@click.option("--difficulty", type=click.Choice(DIFFICULTIES), default="any",
+              show_default=True, help="Rating of the deals to print (see 'canfield analyze').")
+@click.option("--count", type=click.IntRange(1, 1_000_000), default=10, show_default=True, help="How many seeds.")
+@click.option("--start", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="First seed to consider (default 0).")
+@click.option("--pysolfc", "pysolfc", type=click.IntRange(1, 10**20 - 1), default=None, metavar="START",
+              help="Pick PySolFC game numbers from START instead of seeds (rules default to pysolfc-canfield).")
+@click.option("--max-candidates", type=click.IntRange(min=1), default=None,
+              help="Give up after analysing this many seeds (default: 200 x --count).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local worker processes.")
+@click.option("--max-seconds", type=SECONDS, default=10.0, show_default=True,
+              help="Time limit per deal.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+              help="Result store: analysed deals are saved and reused.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, writable=True), default=None, callback=not_blank,
+              help="Also write a deal pack: each deal with its layout, winning line, rating and metrics.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True,
+              help="Pack format for --out: JSON lines (loadable into a game) or a short CSV table.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {seed, rating, ...}.")
+def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count: int, start: int | None,
+         pysolfc: int | None, max_candidates: int | None, jobs: int | None, max_seconds: float, db: str | None,
+         out: str | None, fmt: str, as_json: bool) -> int:
+    """Print winnable seeds of a given difficulty rating, one per line (and write them as a pack with --out)."""
+    if start is not None and pysolfc is not None:
+        raise UserError("give --start or --pysolfc, not both")
+    numbering = "pysolfc" if pysolfc is not None else "spec"
+    first = pysolfc if pysolfc is not None else (start or 0)
+    r = resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc is not None else None)
+    picker = Picker(r, difficulty=difficulty, count=count, first=first, numbering=numbering,
+                    max_candidates=max_candidates, jobs=jobs, max_seconds=max_seconds)
+    picked = []
+    picker.store = ResultStore(db) if db else None
+    try:
+        pack = PackFile(out, fmt) if out else None
+        if out:
+            prepare_kernel()  # the pack's winning lines are found again in this process
+        else:
+            workers_compile_notice()
+        try:
+            for row in picker:
+                picked.append(row)
+                if pack is not None:
+                    pack.add(pack_entry(row, r, numbering))
+                if not as_json:
+                    click.echo(f"{row.seed}\t{row.rating}")
+            if pack is not None:
+                pack.finish()  # the old file, if any, is replaced only by a finished pack
+        finally:
+            if pack is not None:
+                pack.close()
+    finally:
+        if picker.store is not None:
+            picker.store.close()
+    if out:
+        click.echo(f"wrote {len(picked)} deals to {out}", err=True)
+    if as_json:
+        key = "pysolfc_game" if numbering == "pysolfc" else "seed"
+        click.echo(json.dumps([{key: p.seed, "rating": p.rating, "nodes": p.nodes,
+                                "solution_length": p.solution_length} for p in picked]))
+    if len(picked) < count:
+        click.echo(f"canfield: found {len(picked)} of {count} {difficulty} deals in {picker.looked} numbers "
+                   f"from {first}; raise --max-candidates", err=True)
+        return 1
+    return 0
+
+
+@cli.command()
+@click.argument("pack", type=click.Path(dir_okay=False, allow_dash=True), callback=not_blank)
+def verify(pack: str) -> int:
+    """Re-check a deal pack (from `pick --out`): every deal is its number's deal and its winning line wins.
+
+    Prints each line that fails and why; exits 0 when all hold, 1 otherwise.
+    """
+    try:
+        fh = sys.stdin if pack == "-" else open(pack, encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise UserError(f"cannot read pack {pack!r}: {e.strerror}") from None
+    good = bad = 0
+    try:
+        for line, number, why in verify_pack(fh):
+            if why is None:
+                good += 1
+            else:
+                bad += 1
+                click.echo(f"line {line} ({number}): {why}")
+    except UnicodeDecodeError:
+        raise UserError(f"pack {pack!r} is not UTF-8 text") from None
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    click.echo(f"{good} deals hold, {bad} do not")
+    return 0 if bad == 0 and good > 0 else 1

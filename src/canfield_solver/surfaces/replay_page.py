@@ -1,0 +1,246 @@
+"""A replay page: one self-contained HTML file to step through a game.
+
+``page(deal, moves, ...)`` replays ``moves`` on the reference engine (an
+illegal move is refused before anything is written) and writes a page with
+the layout drawn as cards, the move list in the printed-step notation of
+the CLI with the current step highlighted, first/back/play/forward/last
+buttons, a slider, keyboard arrows, a chart of cards home per move, and
+the card about to move marked. No network, fonts, scripts or images from
+outside: it works from ``file://`` offline.
+
+``show(...)`` decides what to show: the winning line of a won deal, the
+best line the search found for a lost or undecided one (``SolveResult.
+best_line``), or a player's own game, marking the first move after which
+it could no longer be won when the solver can tell.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Sequence
+
+from ..engine.cards import suit_of
+from ..engine.deal import Deal
+from ..engine.game import Position, replay
+from ..engine.moves import parse_move
+from ..errors import CanfieldError
+from ..play.transcript import pass_headings, pretty_card, steps
+from ..solver import SolveResult, Verdict, decide, solve
+
+__all__ = ["ReplayPage", "page", "show", "frames"]
+
+def _code(card: int) -> str:
+    """A card for the page: '10H' style text the script splits into rank and suit."""
+    p = pretty_card(card)
+    return p[:-1] + "CDHS"[suit_of(card)]
+
+
+def _frame(pos: Position) -> dict[str, Any]:
+    n = pos.rules.ranks
+    tops = []
+    for s in range(4):
+        k = pos.foundations[s]
+        tops.append(_code(s * 13 + (pos.base_rank + k - 1) % n) if k else None)
+    return {
+        "r": len(pos.reserve),
+        "rt": _code(pos.reserve[-1]) if pos.reserve else None,
+        "f": list(pos.foundations),
+        "ft": tops,
+        "t": [[_code(c) for c in col] for col in pos.tableau],
+        "s": len(pos.stock),
+        "w": len(pos.waste),
+        "wv": [_code(c) for c in pos.waste[-3:]],
+        "p": pos.redeals_used + 1,
+        "sc": pos.score,
+    }
+
+
+def _mark(pos: Position, move: str) -> dict[str, Any]:
+    """Which cards the next move takes: the page marks them before they move."""
+    m = parse_move(move)
+    if m.src == "draw":
+        return {"pile": "stock", "n": min(pos.rules.draw, len(pos.stock))}
+    if m.src == "redeal":
+        return {"pile": "waste", "n": len(pos.waste)}
+    if m.src == "W":
+        return {"pile": "waste", "n": 1}
+    if m.src == "R":
+        return {"pile": "reserve", "n": 1}
+    col = pos.tableau[m.src_col - 1]
+    return {"pile": f"col{m.src_col}", "n": len(col) if m.count is None else m.count}
+
+
+def frames(deal: "Deal | Position", moves: Sequence[str]) -> list[dict[str, Any]]:
+    """The position before the first move and after every move, as the page draws them.
+
+    Raises ``IllegalMoveError``/``MoveError`` at the first illegal move.
+    """
+    pos = deal.copy() if isinstance(deal, Position) else Position(deal)
+    out = []
+    for mv in moves:
+        f = _frame(pos)
+        f["mark"] = _mark(pos, mv)
+        out.append(f)
+        pos.play(mv)
+    f = _frame(pos)
+    f["mark"] = None
+    out.append(f)
+    return out
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    """A finished page: ``html`` (a whole document), ``save(path)``, and inline display in Jupyter."""
+
+    html: str
+    title: str
+    moves: tuple[str, ...]
+
+    def save(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(self.html)
+
+    def __str__(self) -> str:
+        return self.html
+
+    def _repr_html_(self) -> str:
+        # An iframe keeps the page's script and styles apart from the notebook's.
+        return (f'<iframe title="{html.escape(self.title)}" srcdoc="{html.escape(self.html, quote=True)}" '
+                f'style="width:100%;height:640px;border:1px solid #ccc"></iframe>')
+
+
+def page(deal: "Deal | Position", moves: Sequence[str], *, title: str, summary: str = "",
+         notes: Sequence[str] = (), turning_point: int | None = None) -> ReplayPage:
+    """The page for ``moves`` from ``deal``; ``turning_point``: 1-based move after which the game is lost."""
+    moves = [str(m) for m in moves]
+    start = deal.copy() if isinstance(deal, Position) else Position(deal)
+    fr = frames(start, moves)
+    st = steps(start, moves)
+    step_rows = []
+    i = 0
+    for s, head in zip(st, pass_headings(st)):
+        step_rows.append({"n": s.number, "text": s.text, "from": i, "to": i + len(s.moves), "head": head})
+        i += len(s.moves)
+    data = {
+        "frames": fr,
+        "steps": step_rows,
+        "moves": moves,
+        "full": 4 * start.rules.ranks,
+        "columns": len(start.tableau),
+        "base": "A23456789TJQK"[start.base_rank].replace("T", "10"),
+        "turning": turning_point,
+    }
+    body = _template()
+    notes_html = "".join(f"<p>{html.escape(n)}</p>" for n in notes)
+    replacements = {
+        "%TITLE%": html.escape(title),
+        "%SUMMARY%": html.escape(summary),
+        "%NOTES%": notes_html,
+        "%DATA%": json.dumps(data, separators=(",", ":")).replace("</", "<\\/"),
+    }
+    for k, v in replacements.items():
+        body = body.replace(k, v)
+    return ReplayPage(body, title, tuple(moves))
+
+
+def _label(deal: Deal) -> str:
+    if deal.pysolfc_game is not None:
+        return f"PySolFC game {deal.pysolfc_game}"
+    return f"Seed {deal.seed}" if deal.seed is not None else "Deal"
+
+
+def _lost_after(deal: Deal, moves: Sequence[str], max_seconds: float) -> tuple[int | None, str]:
+    """1-based move after which the game can no longer be won (None if never, or if the solver cannot tell)."""
+
+    def verdict(k: int) -> Verdict:
+        pos = replay(deal, moves[:k]).position
+        if pos.is_won():
+            return Verdict.SOLVED
+        return decide(pos, max_seconds=max_seconds).verdict
+
+    first, last = verdict(0), verdict(len(moves))
+    if first is not Verdict.SOLVED:
+        return None, ("the deal could not be won from the start" if first is Verdict.UNSOLVABLE
+                      else "the solver could not decide the deal in time")
+    if last is Verdict.SOLVED:
+        return None, "the game could still be won after the last move"
+    if last is Verdict.UNKNOWN:
+        return None, "the solver could not decide the last position in time"
+    lo, hi = 0, len(moves)  # winnable after lo moves, lost after hi moves: lost stays lost
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        v = verdict(mid)
+        if v is Verdict.UNKNOWN:
+            return None, f"the solver could not decide the position after move {mid} in time"
+        lo, hi = (mid, hi) if v is Verdict.SOLVED else (lo, mid)
+    return hi, f"after move {hi} the game could no longer be won"
+
+
+def show(obj: Any, moves: Sequence[str] | None = None, *, rules: Any = None, deal: Deal | None = None,
+         max_seconds: float = 30.0) -> ReplayPage:
+    """A replay page for a deal, a seed, or a ``SolveResult``; with ``moves``, for a player's own game.
+
+    A won deal shows its winning line; a lost one the best line the search
+    found (most cards home), with why it ends there; an undecided one the
+    best line so far. ``moves`` shows that game instead and marks the first
+    move after which it could no longer be won, when the solver can tell.
+    """
+    result: SolveResult | None = None
+    if isinstance(obj, SolveResult):
+        result = obj
+        if deal is None:
+            if obj.seed is None:
+                raise CanfieldError("show(): this result has no seed; pass deal= as well")
+            deal = Deal.from_seed(obj.seed, rules or obj.rules)
+    elif isinstance(obj, Deal):
+        deal = obj if rules is None else Deal.from_dict(obj.to_dict(), rules)
+    elif isinstance(obj, int) and not isinstance(obj, bool):
+        deal = Deal.from_seed(obj, rules or "canfield")
+    else:
+        raise CanfieldError(f"show() takes a Deal, a seed number or a SolveResult, not {type(obj).__name__}")
+    assert deal is not None
+    who = f"{_label(deal)} · {deal.rules.name}"
+    full = 4 * deal.rules.ranks
+    if moves is not None:
+        moves = [str(m) for m in moves]
+        res = replay(deal, moves, strict=False)
+        if not res.legal:
+            raise CanfieldError(f"--moves: {res.error}")
+        turning, why = _lost_after(deal, moves, max_seconds)
+        end = res.position
+        state = "won" if end.is_won() else f"{end.score} of {full} cards home"
+        return page(deal, moves, title=f"{who}: a game of {len(moves)} moves",
+                    summary=f"A player's game, {len(moves)} moves, {state}; {why}.", turning_point=turning)
+    if result is None:
+        result = solve(deal, max_seconds=max_seconds)
+    v = result.verdict
+    line = list(result.best_line)
+    if v is Verdict.SOLVED:
+        return page(deal, line, title=f"{who}: won in {len(line)} moves",
+                    summary=f"The winning line the solver found ({result.nodes:,} positions searched).")
+    end = replay(deal, line).position
+    if v is Verdict.UNSOLVABLE:
+        notes = [f"The solver searched every line from this deal: none wins. This is the line to the most "
+                 f"cards home it saw, {result.best_score} of {full}."]
+        if end.is_stalled():
+            notes.append("It ends stalled: no sequence of draws, redeals and column moves reaches a move that "
+                         "puts a card home or takes one from the reserve or the waste (SPEC §3).")
+        else:
+            notes.append("Moves remain after its last one, and the search followed every one of them: none "
+                         "leads to a won game.")
+        return page(deal, line, title=f"{who}: lost — best line, {result.best_score} of {full} cards home",
+                    summary="The deal cannot be won.", notes=notes)
+    return page(deal, line, title=f"{who}: undecided — best line so far",
+                summary=f"The search stopped at its {result.limit} limit after {result.nodes:,} positions "
+                        f"without deciding the deal. This is the best line it had found so far: "
+                        f"{result.best_score} of {full} cards home.")
+
+
+@functools.lru_cache(maxsize=1)
+def _template() -> str:
+    """The page's HTML, CSS and script (replay_page.html beside this module), with %NAME% slots."""
+    return resources.files(__package__).joinpath("replay_page.html").read_text(encoding="utf-8")
