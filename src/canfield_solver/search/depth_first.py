@@ -15,8 +15,12 @@ CHUNK_NODES = 1 << 17  # nodes between two looks at the clock, the node limit an
 
 
 def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-           progress: Callable[[int, float], None] | None, compile_seconds: float) -> Outcome:
-    """Search ``start`` until it is won, exhausted, or a limit (or Ctrl-C) stops it."""
+           progress: Callable[[int, float], None] | None, compile_seconds: float, keep: dict | None = None) -> Outcome:
+    """Search ``start`` until it is won, exhausted, or a limit (or Ctrl-C) stops it.
+
+    ``keep``, for measurements (benchmarks/layer_census.py): a dict that receives the search's arrays
+    (``"problem"``) and its final tables (``"tables"``).
+    """
     t0 = time.perf_counter()
     prob = _Problem(start)
     tables = _Tables(_key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields())
@@ -53,6 +57,8 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         limit = "interrupted"
         status = K.RUNNING
     seconds = time.perf_counter() - t0
+    if keep is not None:
+        keep["problem"], keep["tables"] = prob, tables
     won = status == K.SOLVED
     solution = ([int(prob.moves[k, prob.midx[k] - 1]) & K.MOVE_BITS for k in range(int(st[K.ST_SOLVED_DEPTH]))]
                 if won else [])
