@@ -60,8 +60,46 @@ def _take(hi, lo, pos, k):
 
 
 @njit(cache=True)
+def _columns(hi, lo, ncols, sb, ranks, full_wrap, cols, sc):
+    """The columns of a short row (the stream from bit 126 down) into level 0 of ``cols``/``sc`` (cards and
+    lengths); (tableau cards, their mask)."""
+    pos = 127
+    t = 0
+    tab = np.uint64(0)
+    for c in range(ncols):
+        bottom = int(_take(hi, lo, pos, COL_CARD_BITS))
+        pos -= COL_CARD_BITS
+        length = int(_take(hi, lo, pos, COL_LEN_BITS))
+        pos -= COL_LEN_BITS
+        sc[0, K.SC_LEN + c] = length if bottom else 0
+        if bottom == 0:
+            continue
+        card = bottom - 1
+        cols[0, c, 0] = card
+        tab |= np.uint64(1) << np.uint64(card)
+        for k in range(1, length):
+            code = int(_take(hi, lo, pos, sb)) if sb else 0
+            pos -= sb
+            hs = card // 13
+            r = (card % 13 - 1) % ranks if full_wrap else card % 13 - 1
+            if sb == 1:  # alternate colours: the other colour's two suits
+                s = (3 if code else 0) if hs in (1, 2) else (2 if code else 1)
+            elif sb == 2:
+                s = code
+            else:
+                s = hs
+            card = s * 13 + r
+            cols[0, c, k] = card
+            tab |= np.uint64(1) << np.uint64(card)
+        t += length
+    return t, tab
+
+
+@njit(cache=True)
 def _decode(short, ncols, suit_bits, ranks, tb, wb, full_wrap, out_m, out_hr, out_tab):
     """For every row of the short table: m, (heights | reserve count << 16), tableau card mask. Rows used."""
+    cols = np.zeros((1, K.MAXCOLS, K.COLCAP), np.int8)
+    sc = np.zeros((1, K.NSC), np.int64)
     n = 0
     for i in range(short.shape[0]):
         hi = short[i, 0]
@@ -71,33 +109,7 @@ def _decode(short, ncols, suit_bits, ranks, tb, wb, full_wrap, out_m, out_hr, ou
         heights = int(lo & np.uint64(0xFFFF))
         res = int((lo >> np.uint64(tb + wb)) & np.uint64(63))
         h_total = (heights & 15) + ((heights >> 4) & 15) + ((heights >> 8) & 15) + ((heights >> 12) & 15)
-        pos = 127
-        tab = np.uint64(0)
-        t = 0
-        for _c in range(ncols):
-            bottom = int(_take(hi, lo, pos, COL_CARD_BITS))
-            pos -= COL_CARD_BITS
-            length = int(_take(hi, lo, pos, COL_LEN_BITS))
-            pos -= COL_LEN_BITS
-            if bottom == 0:
-                continue
-            card = bottom - 1
-            tab |= np.uint64(1) << np.uint64(card)
-            t += length
-            for _k in range(length - 1):
-                code = int(_take(hi, lo, pos, suit_bits)) if suit_bits else 0
-                pos -= suit_bits
-                hs = card // 13
-                hr = card % 13
-                r = (hr - 1) % ranks if full_wrap else hr - 1
-                if suit_bits == 1:  # alternate colours: the other colour's two suits
-                    s = (3 if code else 0) if hs in (1, 2) else (2 if code else 1)
-                elif suit_bits == 2:
-                    s = code
-                else:
-                    s = hs
-                card = s * 13 + r
-                tab |= np.uint64(1) << np.uint64(card)
+        t, tab = _columns(hi, lo, ncols, suit_bits, ranks, full_wrap, cols, sc)
         out_m[n] = 2 * h_total + t
         out_hr[n] = heights | (res << 16)
         out_tab[n] = tab
@@ -124,33 +136,7 @@ def _level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
     for s in range(4):
         sc[0, K.SC_F + s] = (heights >> (4 * s)) & 15
         h_total += sc[0, K.SC_F + s]
-    pos = 127
-    t = 0
-    for c in range(ncols):
-        bottom = int(_take(hi, lo, pos, COL_CARD_BITS))
-        pos -= COL_CARD_BITS
-        length = int(_take(hi, lo, pos, COL_LEN_BITS))
-        pos -= COL_LEN_BITS
-        if bottom == 0:
-            sc[0, K.SC_LEN + c] = 0
-            continue
-        card = bottom - 1
-        cols[0, c, 0] = card
-        for k in range(1, length):
-            code = int(_take(hi, lo, pos, sb)) if sb else 0
-            pos -= sb
-            hs = card // 13
-            r = (card % 13 - 1) % ranks
-            if sb == 1:
-                s = (3 if code else 0) if hs in (1, 2) else (2 if code else 1)
-            elif sb == 2:
-                s = code
-            else:
-                s = hs
-            card = s * 13 + r
-            cols[0, c, k] = card
-        sc[0, K.SC_LEN + c] = length
-        t += length
+    t, _tab = _columns(hi, lo, ncols, sb, ranks, True, cols, sc)
     K._init_codes(cols, sc, 0, params)
     tab = sc[0, K.SC_TAB]
     m = np.uint64(0)
