@@ -184,6 +184,26 @@ def _lookup(ts, row, keep):
 
 
 @njit(cache=True)
+def _waste_positions(f, cover, draw, b, reps):
+    """The waste positions a row's field ``f`` names, into ``reps``; how many. Without covering the field
+    is the waste position itself; with it (kernel._cover_insert_at) bit 0 is the draw cycle's position 0,
+    then for each residue r the least position reached of that residue, stored as 1 + position // draw."""
+    if not cover:
+        reps[0] = np.int64(f)
+        return 1
+    n = 0
+    if f & np.uint64(1):
+        reps[n] = 0
+        n += 1
+    for r in range(1, draw):
+        v = (f >> np.uint64(1 + b * (r - 1))) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
+        if v != np.uint64(0):
+            reps[n] = (np.int64(v) - 1) * draw + r
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def _mark_entries(ts, params, reserve, talon, lut, bm, ranks, width, entry, counts):
     """Mark every row of ``ts`` that a row of a lower m reaches by one move (the kernel's own moves, safe
     moves and stuck children as in the search). counts: [rows whose recomputed key differs from the
@@ -209,19 +229,7 @@ def _mark_entries(ts, params, reserve, talon, lut, bm, ranks, width, entry, coun
             continue
         pm = _level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks)
         f = (lo & field) >> np.uint64(tb)
-        nrep = 0
-        if not cover:
-            reps[0] = np.int64(f)
-            nrep = 1
-        else:
-            if f & np.uint64(1):
-                reps[nrep] = 0
-                nrep += 1
-            for r in range(1, draw):
-                v = (f >> np.uint64(1 + b * (r - 1))) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
-                if v != np.uint64(0):
-                    reps[nrep] = (np.int64(v) - 1) * draw + r
-                    nrep += 1
+        nrep = _waste_positions(f, cover, draw, b, reps)
         for q in range(nrep):
             _set_waste(sc, mask, reps[q])
             # The decoded level must key to this very row (cover field aside).

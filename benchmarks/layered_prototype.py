@@ -62,15 +62,7 @@ def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, f
     reps = np.zeros(8, np.int64)
     for e in range(entries.shape[0]):
         f = (entries[e, 1] & field) >> np.uint64(tb)
-        nrep = 0
-        if f & np.uint64(1):
-            reps[0] = 0
-            nrep = 1
-        for rr in range(1, draw):
-            v = (f >> np.uint64(1 + b * (rr - 1))) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
-            if v != np.uint64(0):
-                reps[nrep] = (np.int64(v) - 1) * draw + rr
-                nrep += 1
+        nrep = census._waste_positions(f, True, draw, b, reps)
         for q in range(nrep):
             row[0] = entries[e, 0]
             row[1] = entries[e, 1] & ~field
