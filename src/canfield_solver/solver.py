@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .search.outcome import Outcome
 
 __all__ = ["Verdict", "SolveResult", "SolverBugError", "solve", "decide", "further_limits", "kernel_ready",
-           "load_kernel", "kernel_cached", "verdict_counts", "DEFAULT_MEMORY_MB", "COMPILE_SECONDS", "LIMITS"]
+           "load_kernel", "kernel_cached", "verdict_counts", "DEFAULT_MEMORY_MB", "METHODS", "COMPILE_SECONDS", "LIMITS"]
 
 # Default cap on the transposition tables, in MiB (solve, the CLI): lets the short table grow to
 # 38.7 M rows (about 32.9 M positions) while the one it grows from is still held, and keeps a
@@ -34,6 +34,10 @@ DEFAULT_MEMORY_MB = 720
 # Seconds a first compile of the kernel takes on the 2-core development machine
 # (benchmarks/bench_compile.py, median; said in the CLI's first-run notice).
 COMPILE_SECONDS = 10
+
+# How solve() searches (its ``method``): the depth-first search, then the layered proof when the
+# depth-first table fills the memory cap; the depth-first search alone; the layered proof alone.
+METHODS = ("auto", "depth-first", "layered")
 
 # What can stop a search before it decides (SolveResult.limit).
 LIMITS = ("nodes", "seconds", "memory", "depth", "interrupted")
@@ -220,6 +224,7 @@ def solve(
     max_memory_mb: int = DEFAULT_MEMORY_MB,
     progress: Callable[[int, float], None] | None = None,
     workers: int = 1,
+    method: str = "auto",
 ) -> SolveResult:
     """Decide a deal or mid-game position.
 
@@ -231,6 +236,13 @@ def solve(
     ``workers`` > 1 searches with that many threads sharing one table
     (``search.parallel``): the same verdicts, found sooner on several cores,
     but node counts and the winning line then vary from run to run.
+
+    ``method``: ``"auto"`` (the default) runs the depth-first search, and
+    when its table fills the memory cap before it decides, the layered
+    proof (``search.layered``, solver notes §9) with what is left of the
+    limits: it keeps only the positions of the next few layers of progress,
+    so it decides lost deals whose proofs outgrow the cap. ``"depth-first"``
+    never switches; ``"layered"`` runs the layered proof alone (one thread).
     """
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
         raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
@@ -240,9 +252,18 @@ def solve(
         raise CanfieldError(f"max_memory_mb must be a positive integer, not {max_memory_mb!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise CanfieldError(f"workers must be a positive integer, not {workers!r}")
+    if method not in METHODS:
+        raise CanfieldError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     start, seed = _coerce(deal_or_position, rules)
     compile_seconds = load_kernel()
-    if workers > 1:
+    if method == "layered":
+        from .search import layered
+
+        why = layered.unsupported(start)
+        if why:
+            raise CanfieldError(why + "; solve it with method 'depth-first' or 'auto'")
+        outcome = layered.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
+    elif workers > 1:
         from .search import parallel
 
         outcome = parallel.search(start, workers, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
@@ -250,6 +271,10 @@ def solve(
         from .search import depth_first
 
         outcome = depth_first.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
+    if method == "auto" and outcome.limit == "memory" and not outcome.won:
+        from .search import layered
+
+        outcome = layered.after(outcome, start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
     return _result(outcome, start, seed)
 
 

@@ -16,7 +16,7 @@ from ...play.difficulty import Analysis
 from ...play.difficulty import analyze as analyze_deal
 from ...play.hint import hint as hint_for
 from ...play.transcript import format_steps, review, steps
-from ...solver import Verdict, decide
+from ...solver import METHODS, Verdict, decide
 from ...solver import solve as solve_deal
 from ..replay_page import show as show_page
 from .common import (
@@ -167,11 +167,15 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
 @click.option("--jobs", "-j", "workers", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Threads that search this one deal together, sharing one table (--max-memory): the same "
                    "verdict sooner on several cores; node counts and the winning line vary from run to run.")
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
+              help="auto: the depth-first search, then, if its table fills --max-memory, the layered proof "
+                   "(positions kept a few layers of progress at a time) with the time and nodes left; "
+                   "depth-first: never switch; layered: the layered proof alone, one thread.")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
           played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int, workers: int,
-          show_moves: bool, as_json: bool) -> int:
+          method: str, show_moves: bool, as_json: bool) -> int:
     """Decide a deal: solved (exit 0), unsolvable (1), unknown (3); bad input exits 2."""
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     start: Deal | Position = d
@@ -188,7 +192,7 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
     with _SearchProgress(enabled=not as_json and sys.stderr.isatty()) as bar:
         result = (decide if mid_game else solve_deal)(start, max_nodes=max_nodes, max_seconds=max_seconds,
                                                       max_memory_mb=max_memory_mb, progress=bar.update,
-                                                      workers=workers)
+                                                      workers=workers, method=method)
     full = 4 * d.rules.ranks
     if as_json:
         out = result.to_dict()
@@ -230,10 +234,14 @@ class _SearchProgress:
     def __init__(self, enabled: bool):
         self.enabled = enabled
         self.drawn = False
+        self.width = 0
 
-    def update(self, nodes: int, elapsed: float) -> None:
+    def update(self, nodes: int, elapsed: float, phase: str | None = None) -> None:
+        """The line; ``phase`` from the layered proof: its layer, the rows waiting and the memory held."""
         if self.enabled:
-            click.echo(f"\rsearching: {nodes / 1e6:7.1f} M nodes, {elapsed:6.1f} s", err=True, nl=False)
+            line = f"searching: {nodes / 1e6:7.1f} M nodes, {elapsed:6.1f} s" + (f" · {phase}" if phase else "")
+            click.echo("\r" + line.ljust(self.width), err=True, nl=False)
+            self.width = len(line)
             self.drawn = True
 
     def __enter__(self) -> "_SearchProgress":
@@ -241,7 +249,7 @@ class _SearchProgress:
 
     def __exit__(self, *exc: Any) -> None:
         if self.drawn:
-            click.echo("\r" + " " * 48 + "\r", err=True, nl=False)
+            click.echo("\r" + " " * max(48, self.width) + "\r", err=True, nl=False)
 
 
 def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:

@@ -1,0 +1,76 @@
+"""The layered proof against the depth-first search on the hard tail (issue 28): verdict, time, nodes and
+memory of each method on each deal, every run in a process of its own so that its peak resident memory
+(``ru_maxrss``) is its own.
+
+    python benchmarks/bench_layered.py --seeds 6,263 --methods depth-first,layered --max-memory 6000
+    python benchmarks/bench_layered.py --seeds 205 --methods auto            # at the default cap
+
+"held" is what the layered phase counts against its cap (the runs waiting, one layer's entries, its own
+table and buffers); "table" is the depth-first table's bytes; RSS is the whole process's peak (Python,
+NumPy and the compiled code included: about 200 MiB with nothing searched). Use ``--old PATH`` (a
+checkout's ``src``) to time the depth-first search of another build in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+CHILD = r"""
+import json, resource, sys, time
+from canfield_solver import solve
+from canfield_solver.solver import load_kernel
+load_kernel()
+seed, rules, method, memory, seconds = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+kw = {} if method == "old" else {"method": method}
+if method in ("layered", "auto"):
+    from canfield_solver.search import layered
+    layered.warm_up()
+r = solve(seed, rules, max_memory_mb=memory, max_seconds=seconds, **kw)
+print(json.dumps({"verdict": r.verdict.value, "seconds": r.seconds, "nodes": r.nodes, "limit": r.limit,
+                  "stats": r.stats, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def run(seed: int, rules: str, method: str, memory: int, seconds: float, old: str | None) -> dict:
+    env = dict(os.environ)
+    if method == "old":
+        env["PYTHONPATH"] = old or ""
+    out = subprocess.run([sys.executable, "-c", CHILD, str(seed), rules, method, str(memory), str(seconds)],
+                         capture_output=True, text=True, env=env, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default="6")
+    ap.add_argument("--rules", default="canfield")
+    ap.add_argument("--methods", default="depth-first,layered", help="auto, depth-first, layered, old")
+    ap.add_argument("--max-memory", type=int, default=720)
+    ap.add_argument("--max-seconds", type=float, default=3600.0)
+    ap.add_argument("--old", default=None, help="the src folder of the build 'old' runs")
+    a = ap.parse_args()
+    print(f"# bench_layered.py --seeds {a.seeds} --rules {a.rules} --methods {a.methods} --max-memory "
+          f"{a.max_memory} --max-seconds {a.max_seconds:g}", flush=True)
+    for s in a.seeds.split(","):
+        for method in a.methods.split(","):
+            r = run(int(s), a.rules, method, a.max_memory, a.max_seconds, a.old)
+            st = r["stats"]
+            parts = [f"seed {s} · {a.rules} · {method}: {r['verdict']}"
+                     + (f" ({r['limit']})" if r["limit"] else ""), f"{r['seconds']:.1f} s", f"{r['nodes']:,} nodes",
+                     f"RSS {r['rss_mb']:,.0f} MiB"]
+            if "table_rows" in st:
+                parts.append(f"table {st['table_rows'] * 16 / 2**20:,.0f} MiB ({st['table_keys']:,} rows)")
+            if "layered_layers" in st:
+                parts.append(f"layered: {st['layered_layers']} layers, held {st['layered_peak_mb']:,.0f} MiB, "
+                             f"{st['layered_rows']:,} rows, {st['layered_expanded']:,} expanded")
+            if "depth_first_seconds" in st:
+                parts.append(f"after {st['depth_first_seconds']:.1f} s of depth-first search")
+            print(" · ".join(parts), flush=True)
+
+
+if __name__ == "__main__":
+    main()

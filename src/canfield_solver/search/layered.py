@@ -1,0 +1,829 @@
+"""The layered proof: positions expanded in order of progress m, one layer at a time, each layer's positions
+dropped once it is closed (solver notes §9).
+
+m = 2 × (cards home) + (cards on the tableau); no move lowers it, and a move raises it by at most 2. A
+layer's *entries* (positions reached by a move from a lower layer) wait in sorted runs of 16-byte rows
+(a short key with its cover field, solver notes §6); when the layer's turn comes its runs are merged
+into one sorted array, and every entry is expanded with the kernel's own move generation, safe moves
+and stuck-card test (the positions its m-keeping moves reach go into a small table of the layer's own,
+and are expanded too), while every child of a higher m is written to a buffer that is sorted and merged
+into the runs of layer m + 1 or m + 2. Nothing of a closed layer is consulted again, so the memory is
+the runs of the next two layers, one layer's entries and its small table: not the whole history, as in
+the depth-first search. A deal is lost when the last layer is closed without a win.
+
+Wins: the phase stops at the first won child, and its line is found again from each layer's entries,
+which are kept on disk (in a temporary directory, removed at the end) for that purpose: the won layer
+is closed again keeping a log of who reached whom, which leads back to one of its entries; that entry
+was a child of a position of layer m - 1 or m - 2, found by closing that layer again with the entry as
+its target; and so on down to the deal. The line is then the kernel's moves along that chain, their
+columns renamed from key order to the position's own (``_engine_code``), checked by the reference
+engine in ``solver`` like every line.
+
+Only short keys (every 52-card preset's): a position whose key does not fit one ends the phase as if
+its memory were full (``unknown``), never with a verdict.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from typing import Callable
+
+import numpy as np
+from numba import njit
+
+from ..engine.game import Position
+from ..errors import SolverBugError
+from . import kernel as K
+from . import rows as R
+from .outcome import Outcome
+from .problem import _max_moves, _Problem, decode
+
+DONE, WON, FOUND, LONG_KEY, BUDGET = 0, 1, 2, 3, 4
+CHUNK = 1 << 14       # entries closed between two looks at the limits and two sorts of the children, at most
+TABLE_LOAD = 0.7      # a layer's own table doubles at this load
+# counts[] of _close: nodes, positions expanded, children written, stuck children cut, in-layer rows, best score
+C_NODES, C_EXPANDED, C_OUT, C_STUCK, C_ROWS, C_BEST = range(6)
+
+
+@njit(cache=True)
+def _cmp(a0, a1, b0, b1):
+    """-1, 0, 1: row (a0, a1) before, equal to, after (b0, b1), cover fields already cleared: the order of
+    the 128-bit keys."""
+    if a0 != b0:
+        return -1 if a0 < b0 else 1
+    if a1 != b1:
+        return -1 if a1 < b1 else 1
+    return 0
+
+
+@njit(cache=True)
+def _merge_field(f, g, draw, cb):
+    """Two cover fields of one key as one (solver notes §6): the cycle bit ORed, the least waste position of
+    each residue kept (0: none)."""
+    r = (f | g) & np.uint64(1)
+    ones = (np.uint64(1) << np.uint64(cb)) - np.uint64(1)
+    for q in range(1, draw):
+        sh = np.uint64(1 + cb * (q - 1))
+        x = (f >> sh) & ones
+        y = (g >> sh) & ones
+        v = x
+        if v == np.uint64(0) or (y != np.uint64(0) and y < v):
+            v = y
+        r |= v << sh
+    return r
+
+
+@njit(cache=True)
+def _covers(f, wp, draw, cb):
+    """Whether cover field ``f`` holds waste position ``wp`` or an earlier one of its pass (kernel
+    ._cover_insert_at's test): the position at ``wp`` then has no move a position already reached lacks."""
+    if wp == 0:
+        return f != np.uint64(0)
+    off = np.uint64(1 + cb * (wp % draw - 1))
+    least = np.int64((f >> off) & ((np.uint64(1) << np.uint64(cb)) - np.uint64(1)))
+    return least != 0 and least <= wp // draw + 1
+
+
+@njit(cache=True)
+def _sorted_run(buf, n, dm, field, tb, cover, draw, cb):
+    """The children of ``buf[:n]`` (k0, k1 without cover field, waste position, m step) whose step is ``dm``
+    as a run: rows (k0, k1 with cover field) in ``_cmp`` order, one row a key."""
+    idx = np.empty(n, np.int64)
+    k = 0
+    for i in range(n):
+        if buf[i, 3] == np.uint64(dm):
+            idx[k] = i
+            k += 1
+    w = np.empty(k, np.uint64)
+    for j in range(k):
+        w[j] = buf[idx[j], 1]
+    order = idx[:k][np.argsort(w)]  # by word 1, then stably by word 0: the order of the keys
+    for j in range(k):
+        w[j] = buf[order[j], 0]
+    order = order[np.argsort(w, kind="mergesort")]
+    out = np.empty((k, 2), np.uint64)
+    m = 0
+    for j in range(k):  # equal keys, now side by side, merged
+        i = order[j]
+        k0 = buf[i, 0]
+        k1 = buf[i, 1]
+        f = _cover_field(np.int64(buf[i, 2]), draw, cb) if cover else np.uint64(0)
+        if m > 0 and out[m - 1, 0] == k0 and (out[m - 1, 1] & ~field) == k1:
+            if cover:
+                old = (out[m - 1, 1] & field) >> np.uint64(tb)
+                out[m - 1, 1] = k1 | (_merge_field(old, f, draw, cb) << np.uint64(tb))
+        else:
+            out[m, 0] = k0
+            out[m, 1] = k1 | (f << np.uint64(tb))
+            m += 1
+    return out[:m].copy()
+
+
+@njit(cache=True)
+def _cover_field(wp, draw, cb):
+    """The cover field of one waste position (kernel._cover_bits on an empty field)."""
+    if wp == 0:
+        return np.uint64(1)
+    return np.uint64(wp // draw + 1) << np.uint64(1 + cb * (wp % draw - 1))
+
+
+@njit(cache=True)
+def _merge2(a, b, field, tb, cover, draw, cb):
+    """Two runs as one (``_cmp`` order, one row a key, cover fields merged)."""
+    keep = ~field
+    n = 0
+    i = 0
+    j = 0
+    while i < a.shape[0] and j < b.shape[0]:  # count first, so the result is allocated once, at its size
+        c = _cmp(a[i, 0], a[i, 1] & keep, b[j, 0], b[j, 1] & keep)
+        if c <= 0:
+            i += 1
+        if c >= 0:
+            j += 1
+        n += 1
+    n += a.shape[0] - i + b.shape[0] - j
+    out = np.empty((n, 2), np.uint64)
+    i = 0
+    j = 0
+    k = 0
+    while i < a.shape[0] or j < b.shape[0]:
+        if i == a.shape[0]:
+            c = 1
+        elif j == b.shape[0]:
+            c = -1
+        else:
+            c = _cmp(a[i, 0], a[i, 1] & keep, b[j, 0], b[j, 1] & keep)
+        if c < 0:
+            out[k, 0] = a[i, 0]
+            out[k, 1] = a[i, 1]
+            i += 1
+        elif c > 0:
+            out[k, 0] = b[j, 0]
+            out[k, 1] = b[j, 1]
+            j += 1
+        else:
+            out[k, 0] = a[i, 0]
+            if cover:
+                f = _merge_field((a[i, 1] & field) >> np.uint64(tb), (b[j, 1] & field) >> np.uint64(tb), draw, cb)
+                out[k, 1] = (a[i, 1] & keep) | (f << np.uint64(tb))
+            else:
+                out[k, 1] = a[i, 1]
+            i += 1
+            j += 1
+        k += 1
+    return out
+
+
+@njit(cache=True)
+def _kway(rows, offsets, field, tb, cover, draw, cb, out):
+    """Runs ``rows[offsets[i]:offsets[i + 1]]`` merged into ``out`` (or only counted, when ``out`` has no
+    rows): one row a key, in ``_cmp`` order, cover fields merged; the rows written. A binary heap of the
+    runs' cursors, so the runs are read once, front to back (they may lie on disk)."""
+    keep = ~field
+    k = offsets.shape[0] - 1
+    heap = np.empty(k, np.int64)  # run numbers, ordered by their current row
+    cur = offsets[:-1].copy()
+    n = 0
+    for r in range(k):
+        if cur[r] < offsets[r + 1]:
+            heap[n] = r
+            n += 1
+            c = n - 1
+            while c > 0:  # sift up
+                p = (c - 1) // 2
+                a = heap[c]
+                b = heap[p]
+                if _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) >= 0:
+                    break
+                heap[c] = b
+                heap[p] = a
+                c = p
+    m = 0
+    last0 = np.uint64(0)
+    last1 = np.uint64(0)
+    write = out.shape[0] > 0
+    while n > 0:
+        r = heap[0]
+        k0 = rows[cur[r], 0]
+        k1 = rows[cur[r], 1]
+        if m > 0 and last0 == k0 and (last1 & keep) == (k1 & keep):
+            if cover:
+                f = _merge_field((last1 & field) >> np.uint64(tb), (k1 & field) >> np.uint64(tb), draw, cb)
+                last1 = (k1 & keep) | (f << np.uint64(tb))
+                if write:
+                    out[m - 1, 1] = last1
+        else:
+            last0 = k0
+            last1 = k1
+            if write:
+                out[m, 0] = k0
+                out[m, 1] = k1
+            m += 1
+        cur[r] += 1
+        if cur[r] == offsets[r + 1]:
+            n -= 1
+            heap[0] = heap[n]
+        c = 0
+        while True:  # sift down
+            left = 2 * c + 1
+            if left >= n:
+                break
+            best = left
+            if left + 1 < n:
+                a = heap[left + 1]
+                b = heap[left]
+                if _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) < 0:
+                    best = left + 1
+            a = heap[best]
+            b = heap[c]
+            if _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) >= 0:
+                break
+            heap[c] = a
+            heap[best] = b
+            c = best
+    return m
+
+
+INDEX_BITS = 18  # a layer's entries are found through their key's top bits (below the constant bit 63), at most
+
+
+@njit(cache=True)
+def _index(entries):
+    """Where each bucket of the top bits of word 0 (below bit 63) starts in ``entries``: about one bucket
+    for every four entries, at most 2**INDEX_BITS; the bucket count is the array's length less one."""
+    bits = 4
+    while bits < INDEX_BITS and (1 << (bits + 2)) < entries.shape[0]:
+        bits += 1
+    nb = 1 << bits
+    starts = np.zeros(nb + 1, np.int64)
+    for i in range(entries.shape[0]):
+        starts[((entries[i, 0] >> np.uint64(63 - bits)) & np.uint64(nb - 1)) + np.uint64(1)] += 1
+    for b in range(nb):
+        starts[b + 1] += starts[b]
+    return starts
+
+
+@njit(cache=True)
+def _find(entries, starts, k0, k1, keep):
+    """The index of the entry with key (k0, k1) (cover fields aside), or -1: a binary search within its
+    bucket of ``starts``."""
+    nb = starts.shape[0] - 1
+    bits = 0
+    while (1 << bits) < nb:
+        bits += 1
+    b = (k0 >> np.uint64(63 - bits)) & np.uint64(nb - 1)
+    lo = starts[b]
+    hi = starts[b + np.uint64(1)]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        c = _cmp(entries[mid, 0], entries[mid, 1] & keep, k0, k1)
+        if c == 0:
+            return mid
+        if c < 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
+@njit(cache=True)
+def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, talon, lut, bm, ranks, full_score, width,
+           recover, target, found, budget, counts, stats):
+    """Expand entries ``lo:hi`` of a layer and every position their m-keeping moves reach.
+
+    Each entry stands for the waste positions its cover field names (a residue's least position; the
+    cycle's only where no residue is there, as a position part-way through a pass has its moves, solver
+    notes §6). Children of the same m that no entry covers go into ``table`` (kernel._insert_key, with
+    covering) and are expanded when new; children of a higher m are written to ``out`` (k0, k1, waste
+    position, m step); stuck children are cut (kernel._child_is_stuck); safe moves as in the search.
+
+    Positions to expand wait in a log (``logk``: k0, k1, waste position; ``logp``: the index of the one
+    that reached it, -1 for an entry, and the move). Without ``recover`` the log is emptied after each
+    entry; with it, it is kept for the whole call, so ``found`` (the log index of the position whose move
+    ``found[1]`` won, or reached ``target``: k0, k1, waste position, in a lower layer's closure) leads back
+    to an entry. The arrays grow here as needed; the ones in use are returned. Stops with BUDGET between two
+    entries once ``counts[C_NODES]`` reaches ``budget``.
+    """
+    cols = np.zeros((2, K.MAXCOLS, K.COLCAP), np.int8)
+    sc = np.zeros((2, K.NSC), np.int64)
+    mask = np.zeros(2, np.uint64)
+    moves = np.zeros(width, np.int64)
+    scratch = np.zeros(512, np.int64)
+    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+    row = np.zeros(8, np.uint64)
+    words = np.zeros(4, np.uint64)
+    ctl = np.zeros(K.NCTL, np.int64)
+    tt = np.zeros((1, 4), np.uint64)
+    tb = params[K.P_TALON_BITS]
+    wb = params[K.P_WPOS_BITS]
+    cover = params[K.P_COVER] == 1
+    draw = params[K.P_DRAW]
+    cb = params[K.P_COVER_BITS]
+    ncols = params[K.P_NCOLS]
+    wmask = (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
+    field = wmask << np.uint64(tb) if cover else np.uint64(0)
+    keep = ~field
+    reps = np.zeros(8, np.int64)
+    nout = 0
+    nlog = 0
+    grow_at = np.int64(table.shape[0] * TABLE_LOAD)
+    for e in range(lo, hi):
+        if counts[C_NODES] >= budget:
+            return BUDGET, nout, nlog, table, out, logk, logp
+        if not recover:
+            nlog = 0
+        read = nlog
+        f = (entries[e, 1] & wmask << np.uint64(tb)) >> np.uint64(tb)
+        nrep = R.waste_positions(f, cover, draw, cb, reps)
+        for q in range(nrep):
+            if cover and q > 0 and reps[q] == 0:
+                continue  # the cycle's position: a residue's reaches it and has its moves
+            if nlog == logk.shape[0]:
+                logk, logp = _grown_log(logk, logp)
+            logk[nlog, 0] = entries[e, 0]
+            logk[nlog, 1] = entries[e, 1] & keep
+            logk[nlog, 2] = np.uint64(reps[q])
+            logp[nlog, 0] = -1
+            logp[nlog, 1] = 0
+            nlog += 1
+        while read < nlog:
+            pm = R.level_from_row(logk[read, 0], logk[read, 1], params, reserve, talon, lut, cols, sc, mask, ranks)
+            R.set_waste(sc, mask, np.int64(logk[read, 2]))
+            counts[C_EXPANDED] += 1
+            n = K._gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, moves, True, scratch, -1, -1, -1)
+            K._copy_cards(cols, sc, 0)
+            for k in range(n):
+                K._reset_level(cols, sc, mask, 0)
+                K._apply(cols, sc, mask, 1, moves[k], params, reserve, talon)
+                counts[C_NODES] += 1
+                score = K._score(sc, 1)
+                if score > counts[C_BEST]:
+                    counts[C_BEST] = score
+                if score == full_score:
+                    if not recover or target[3] == np.uint64(1):
+                        found[0] = read
+                        found[1] = moves[k]
+                        return WON, nout, nlog, table, out, logk, logp
+                    continue
+                if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                    counts[C_STUCK] += 1
+                    continue
+                for x in range(8):
+                    row[x] = np.uint64(0)
+                nb = K._key(cols, sc, mask, 1, params, row, scratch)
+                if not K._compact(row, nb, params, sc, 1):
+                    return LONG_KEY, nout, nlog, table, out, logk, logp
+                cwp = K._take_wpos(row, True, params)
+                if not cover:
+                    cwp = np.int64((row[1] >> np.uint64(tb)) & wmask)
+                r0 = row[0]
+                r1 = row[1]
+                if recover and target[3] == np.uint64(0) and r0 == target[0] and r1 == target[1] \
+                        and cwp == np.int64(target[2]):
+                    found[0] = read
+                    found[1] = moves[k]
+                    return FOUND, nout, nlog, table, out, logk, logp
+                cm = 2 * score
+                for c in range(ncols):
+                    cm += sc[1, K.SC_LEN + c]
+                if cm == pm:  # the same layer: expanded here unless an entry or a row of the layer covers it
+                    i = _find(entries, starts, r0, r1, keep)
+                    if i >= 0 and (not cover or _covers((entries[i, 1] & field) >> np.uint64(tb), cwp, draw, cb)):
+                        continue
+                    if stats[K.ST_TTCOUNT] >= grow_at:
+                        bigger = np.zeros((2 * table.shape[0], 2), np.uint64)
+                        K._tt_rehash(table, bigger, words, field, 1)
+                        table = bigger
+                        grow_at = np.int64(table.shape[0] * TABLE_LOAD)
+                    h = K._slot(K._hash(row), table.shape[0])
+                    if K._insert_key(table, tt, row, h, True, cwp if cover else -1, params, stats, ctl) != 0:
+                        if nlog == logk.shape[0]:
+                            logk, logp = _grown_log(logk, logp)
+                        logk[nlog, 0] = r0
+                        logk[nlog, 1] = r1
+                        logk[nlog, 2] = np.uint64(cwp)
+                        logp[nlog, 0] = read
+                        logp[nlog, 1] = moves[k]
+                        nlog += 1
+                elif not recover:
+                    if nout == out.shape[0]:
+                        bigger = np.empty((2 * out.shape[0], 4), np.uint64)
+                        bigger[:nout] = out[:nout]
+                        out = bigger
+                    out[nout, 0] = r0
+                    out[nout, 1] = r1
+                    out[nout, 2] = np.uint64(cwp)
+                    out[nout, 3] = np.uint64(cm - pm)
+                    nout += 1
+            read += 1
+    counts[C_ROWS] = stats[K.ST_TTCOUNT]
+    return DONE, nout, nlog, table, out, logk, logp
+
+
+@njit(cache=True)
+def _grown_log(logk, logp):
+    k = np.empty((2 * logk.shape[0], 3), np.uint64)
+    p = np.empty((2 * logp.shape[0], 2), np.int64)
+    k[: logk.shape[0]] = logk
+    p[: logp.shape[0]] = logp
+    return k, p
+
+
+@njit(cache=True)
+def _level_of(k0, k1, wp, params, reserve, talon, lut, ranks, cols, sc, mask):
+    """Level 0 of ``cols``/``sc``/``mask`` made the position (k0, k1, waste position)."""
+    R.level_from_row(k0, k1, params, reserve, talon, lut, cols, sc, mask, ranks)
+    R.set_waste(sc, mask, wp)
+
+
+class _Layers:
+    """The phase's temporary directory: the runs waiting (``_Pending``) and each layer's entries, kept for
+    finding a won line again (``keeping`` turns off, and the kept files go, when the disk is nearly full)."""
+
+    def __init__(self) -> None:
+        self.dir = tempfile.mkdtemp(prefix="canfield-layers-")
+        self.kept: dict[int, str] = {}
+        self.keeping = True
+
+    def keep(self, m: int, entries: np.ndarray) -> None:
+        if not self.keeping:
+            return
+        path = os.path.join(self.dir, f"layer-{m}.npy")
+        try:
+            if shutil.disk_usage(self.dir).free < 2 * entries.nbytes + (1 << 30):
+                raise OSError("the disk is nearly full")
+            np.save(path, entries)
+            self.kept[m] = path
+        except OSError:
+            self.keeping = False
+            for path in self.kept.values():
+                os.remove(path)
+            self.kept = {}
+
+    def load(self, m: int) -> np.ndarray | None:
+        return np.load(self.kept[m]) if m in self.kept else None
+
+    def disk_bytes(self) -> int:
+        return sum(e.stat().st_size for e in os.scandir(self.dir))
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class _Pending:
+    """The runs waiting for each layer, in one file a layer (appended run by run, in ``dir``), so that the
+    memory holds one layer at a time; a layer's runs are merged when its turn comes (``_kway``)."""
+
+    def __init__(self, dir: str):
+        self.dir = dir
+        self.offsets: dict[int, list[int]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.offsets)
+
+    def __contains__(self, m: int) -> bool:
+        return m in self.offsets
+
+    def first(self) -> int:
+        return min(self.offsets)
+
+    def _path(self, m: int) -> str:
+        return os.path.join(self.dir, f"pending-{m}.bin")
+
+    def add(self, m: int, run: np.ndarray) -> None:
+        if len(run) == 0:
+            return
+        offs = self.offsets.setdefault(m, [0])
+        with open(self._path(m), "ab") as f:
+            f.write(run.tobytes())
+        offs.append(offs[-1] + len(run))
+
+    def take(self, m: int, merge: Callable[[np.ndarray, np.ndarray, np.ndarray], int]) -> np.ndarray:
+        """Layer ``m``'s entries: its runs merged (one row a key), its file removed."""
+        offs = np.array(self.offsets.pop(m), np.int64)
+        path = self._path(m)
+        rows = np.memmap(path, dtype=np.uint64, mode="r").reshape(-1, 2)
+        n = merge(rows, offs, np.empty((0, 2), np.uint64))
+        entries = np.empty((n, 2), np.uint64)
+        merge(rows, offs, entries)
+        del rows
+        os.remove(path)
+        return entries
+
+    def rows(self) -> int:
+        return sum(o[-1] for o in self.offsets.values())
+
+
+class _Phase:
+    """One layered search of a position: its arrays, the runs waiting for each layer, its counters."""
+
+    def __init__(self, start: Position, dir: str | None = None):
+        self.start = start
+        self.prob = _Problem(start)
+        p = self.prob.params
+        self.params = p
+        self.rules = start.rules
+        self.tb = int(p[K.P_TALON_BITS])
+        self.cover = bool(p[K.P_COVER] == 1)
+        self.draw = int(p[K.P_DRAW])
+        self.cb = int(p[K.P_COVER_BITS])
+        self.field = np.uint64(((1 << int(p[K.P_WPOS_BITS])) - 1) << self.tb) if self.cover else np.uint64(0)
+        self.width = _max_moves(self.rules, len(self.prob.talon_list))
+        self.full = 4 * self.rules.ranks
+        self.counts = np.zeros(8, np.int64)
+        self.counts[C_BEST] = start.score
+        self.pending = _Pending(dir or tempfile.gettempdir())
+        self.rows = 0
+        self.disk = 0  # the most bytes its directory held (runs waiting, layers kept), looked at now and then
+        self._starts_of: np.ndarray | None = None  # the entries the bucket index _starts is of
+
+    def start_item(self) -> tuple[int, int, int, int] | None:
+        """(k0, k1, waste position, m) of the start; None when its key is not short."""
+        prob, p = self.prob, self.params
+        row = np.zeros(8, np.uint64)
+        nb = K._key(prob.cols, prob.sc, prob.mask, 0, p, row, prob.scratch)
+        if not K._compact(row, nb, p, prob.sc, 0):
+            return None
+        wp = int(K._take_wpos(row, True, p))
+        if not self.cover:
+            wp = int((int(row[1]) >> self.tb) & ((1 << int(p[K.P_WPOS_BITS])) - 1))
+        m = 2 * self.start.score + sum(len(c) for c in self.start.tableau)
+        return int(row[0]), int(row[1]), wp, m
+
+    def add_run(self, m: int, run: np.ndarray) -> None:
+        self.pending.add(m, run)
+
+    def merge(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return _merge2(a, b, self.field, self.tb, self.cover, self.draw, self.cb)
+
+    def entries(self, m: int) -> np.ndarray:
+        return self.pending.take(m, lambda rows, offs, out: _kway(rows, offs, self.field, self.tb, self.cover,
+                                                                    self.draw, self.cb, out))
+
+    def pending_rows(self) -> int:
+        return self.pending.rows()
+
+    def close(self, entries, lo, hi, table, out, logk, logp, recover=False, target=None, budget=2**62):
+        found = np.zeros(2, np.int64)
+        tgt = np.zeros(4, np.uint64) if target is None else np.array(target, np.uint64)
+        stats = self._stats
+        prob = self.prob
+        if self._starts_of is not entries:
+            self._starts, self._starts_of = _index(entries), entries
+        res = _close(entries, self._starts, lo, hi, table, out, logk, logp, self.params, prob.reserve, prob.talon, prob.lut,
+                     prob.bm, self.rules.ranks, self.full, self.width, recover, tgt, found, budget, self.counts,
+                     stats)
+        return res, found
+
+
+def _arrays(n_entries: int) -> tuple[np.ndarray, ...]:
+    rows = 1024
+    while rows < n_entries // 8:
+        rows *= 2
+    return (np.zeros((rows, 2), np.uint64), np.empty((min(CHUNK, 64 + 8 * n_entries), 4), np.uint64),
+            np.empty((4096, 3), np.uint64), np.empty((4096, 2), np.int64))
+
+
+def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+           progress: Callable[..., None] | None, compile_seconds: float) -> Outcome:
+    """Search ``start`` layer by layer until it is won, every layer is closed, or a limit (or Ctrl-C) stops
+    it. ``progress`` is called between chunks with (nodes, seconds) and, if it takes a ``phase`` keyword,
+    a line naming the layer and the rows waiting."""
+    t_compile = time.perf_counter()
+    warm_up()
+    compile_seconds += time.perf_counter() - t_compile
+    t0 = time.perf_counter()
+    layers = _Layers()
+    ph = _Phase(start, layers.dir)
+    cap = max_memory_mb * (1 << 20)
+    limit: str | None = None
+    won_at: int | None = None
+    peak = 0
+    first = ph.start_item()
+    talks = progress is not None and _takes_phase(progress)
+    nlayers = 0
+    try:
+        if start.score == ph.full:
+            return _outcome(ph, True, None, [], t0, compile_seconds, peak, nlayers)
+        if first is None:
+            return _outcome(ph, False, "memory", [], t0, compile_seconds, peak, nlayers, note="a long key")
+        k0, k1, wp, m0 = first
+        f = int(_cover_field(np.int64(wp), ph.draw, ph.cb)) << ph.tb if ph.cover else 0
+        ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
+        while ph.pending:
+            m = ph.pending.first()
+            entries = ph.entries(m)
+            layers.keep(m, entries)
+            nlayers += 1
+            table, out, logk, logp = _arrays(len(entries))
+            ph._stats = np.zeros(K.NSTATS, np.int64)
+            chunk = min(CHUNK, max(256, len(entries) // 16))  # a small layer in small chunks: small buffers
+            for lo in range(0, len(entries), chunk):
+                budget = 2**62 if max_nodes is None else max_nodes
+                (status, nout, _n, table, out, logk, logp), _found = ph.close(
+                    entries, lo, min(lo + chunk, len(entries)), table, out, logk, logp, budget=budget)
+                if status == WON:
+                    won_at = m
+                    break
+                if status == LONG_KEY:
+                    limit = "memory"
+                    break
+                if status == BUDGET:
+                    limit = "nodes"
+                    break
+                for dm in (1, 2):
+                    ph.add_run(m + dm, _sorted_run(out, nout, dm, ph.field, ph.tb, ph.cover, ph.draw, ph.cb))
+                held = entries.nbytes + ph._starts.nbytes + table.nbytes + out.nbytes + logk.nbytes + logp.nbytes
+                peak = max(peak, held)
+                if lo % (16 * chunk) == 0:
+                    ph.disk = max(ph.disk, layers.disk_bytes())
+                elapsed = time.perf_counter() - t0
+                if talks:
+                    progress(int(ph.counts[C_NODES]), elapsed,
+                             phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB")
+                elif progress is not None:
+                    progress(int(ph.counts[C_NODES]), elapsed)
+                if held > cap:
+                    limit = "memory"
+                    break
+                if max_seconds is not None and elapsed >= max_seconds:
+                    limit = "seconds"
+                    break
+            ph.rows += len(entries) + int(ph._stats[K.ST_TTCOUNT])
+            del entries, table, out, logk, logp
+            ph._starts_of = None
+            if won_at is not None or limit is not None:
+                break
+        if won_at is not None:
+            line = _won_line(ph, layers, won_at, first)
+            if line is None:  # the layers' files could not be kept: winnable, but no line to show
+                return _outcome(ph, False, "memory", [], t0, compile_seconds, peak, nlayers, note="no room on disk")
+            return _outcome(ph, True, None, line, t0, compile_seconds, peak, nlayers)
+        return _outcome(ph, False, limit, [], t0, compile_seconds, peak, nlayers)
+    except KeyboardInterrupt:
+        return _outcome(ph, False, "interrupted", [], t0, compile_seconds, peak, nlayers)
+    except OSError as e:  # the runs waiting could not be written: the phase's memory on disk is full
+        return _outcome(ph, False, "memory", [], t0, compile_seconds, peak, nlayers, note=f"disk: {e}")
+    finally:
+        layers.close()
+
+
+def _takes_phase(progress: Callable[..., None]) -> bool:
+    import inspect
+
+    try:
+        return "phase" in inspect.signature(progress).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _outcome(ph: _Phase, won: bool, limit: str | None, line: list[int], t0: float, compile_seconds: float,
+             peak: int, nlayers: int, note: str | None = None) -> Outcome:
+    c = ph.counts
+    stats = {"layered_layers": nlayers, "layered_peak_mb": round(peak / 2**20, 1), "layered_rows": ph.rows,
+             "layered_expanded": int(c[C_EXPANDED]), "stuck_prunes": int(c[C_STUCK]),
+             "compile_seconds": compile_seconds}
+    if note:
+        stats["layered_note"] = note
+    stats["layered_best_score"] = int(c[C_BEST])
+    stats["layered_disk_mb"] = round(ph.disk / 2**20, 1)
+    prob, start = ph.prob, ph.start
+    return Outcome(won=won, limit=limit, truncated=False, solution=line, best_score=int(c[C_BEST]) if won else
+                   start.score, best_path=[], nodes=int(c[C_NODES]), max_depth=len(line),
+                   positions=int(c[C_EXPANDED]), seconds=time.perf_counter() - t0,
+                   decode=lambda path: decode(prob, start, path), stats=stats)
+
+
+def _won_line(ph: _Phase, layers: _Layers, m_won: int, first: tuple[int, int, int, int]) -> list[int] | None:
+    """The kernel's moves from the start to a win found in layer ``m_won``, their columns the position's own."""
+    steps: list[tuple[int, int, int, int]] = []  # (k0, k1, waste position, move), from the start on
+    target: tuple[int, int, int, int] = (0, 0, 0, 1)  # a won child
+    m = m_won
+    start_item = first[:3]
+    while True:
+        for dm in ((0,) if target[3] == 1 else (1, 2)):
+            entries = layers.load(m - dm)
+            if not layers.keeping:
+                return None
+            if entries is None:  # no such layer (below the start's)
+                continue
+            table, out, logk, logp = _arrays(len(entries))
+            logk = np.empty((max(4096, 2 * len(entries)), 3), np.uint64)
+            logp = np.empty((logk.shape[0], 2), np.int64)
+            ph._stats = np.zeros(K.NSTATS, np.int64)
+            (status, _o, _n, table, out, logk, logp), found = ph.close(entries, 0, len(entries), table, out, logk,
+                                                                      logp, recover=True, target=target)
+            if status in (WON, FOUND):
+                break
+        else:
+            raise SolverBugError(f"the layered search lost the way back from layer {m}")
+        chain: list[tuple[int, int, int, int]] = []
+        i, mv = int(found[0]), int(found[1])
+        while True:
+            chain.append((int(logk[i, 0]), int(logk[i, 1]), int(logk[i, 2]), mv))
+            if logp[i, 0] < 0:
+                break
+            i, mv = int(logp[i, 0]), int(logp[i, 1])
+        steps = chain[::-1] + steps
+        entry = chain[-1][:3]
+        m -= dm
+        if entry == start_item and m == first[3]:
+            break
+        target = (*entry, 0)
+    return _engine_codes(ph, steps)
+
+
+def _engine_codes(ph: _Phase, steps: list[tuple[int, int, int, int]]) -> list[int]:
+    """Kernel moves made on decoded levels (columns in key order) as moves on the game's own columns: each
+    column named by the cards it holds (an empty one by the first empty column of the position)."""
+    prob = ph.prob
+    cols = np.zeros((2, K.MAXCOLS, K.COLCAP), np.int8)
+    sc = np.zeros((2, K.NSC), np.int64)
+    mask = np.zeros(2, np.uint64)
+    pos = ph.start.copy()
+    codes = []
+    for k0, k1, wp, mv in steps:
+        _level_of(np.uint64(k0), np.uint64(k1), wp, ph.params, prob.reserve, prob.talon, prob.lut, ph.rules.ranks,
+                  cols, sc, mask)
+        decoded = [[int(x) for x in cols[0, c, : sc[0, K.SC_LEN + c]]] for c in range(ph.rules.columns)]
+        mv &= K.MOVE_BITS
+        kind, src, dst = mv & 15, (mv >> 4) & 255, (mv >> 12) & 255
+
+        def own(c: int, avoid: int = -1) -> int:
+            want = decoded[c]
+            for j, col in enumerate(pos.tableau):
+                if j != avoid and list(col) == want:
+                    return j
+            raise SolverBugError(f"column {want} of a decoded position is not in the game")
+
+        if kind in (K.K_TF, K.K_TT):
+            s = own(src)
+            mv = (mv & ~(255 << 4)) | (s << 4)
+            if kind == K.K_TT:
+                mv = (mv & ~(255 << 12)) | (own(dst, avoid=s) << 12)
+        elif kind in (K.K_RT, K.K_WT):
+            mv = (mv & ~(255 << 12)) | (own(dst) << 12)
+        codes.append(mv)
+        for spec in decode(prob, pos, [mv]):
+            pos.play(spec)
+    return codes
+
+
+def unsupported(start: Position) -> str | None:
+    """Why the layered phase cannot search ``start``, or None: it keeps short keys only, and under rules
+    that build regardless of suit no key is short (kernel._key does not measure their column stream)."""
+    if _Phase(start).start_item() is None:
+        return f"the layered proof keeps short keys only, and no position under rules {start.rules.name!r} has one"
+    return None
+
+
+def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+          progress: Callable[..., None] | None, compile_seconds: float) -> Outcome:
+    """The layered phase after a depth-first search ``first`` that stopped for memory: with what is left of
+    the node and time limits and the same memory cap; one outcome of the two (nodes, time and positions
+    added; the best line the depth-first search's, which ``first.decode`` replays)."""
+    nodes = None if max_nodes is None else max_nodes - first.nodes
+    seconds = None if max_seconds is None else max_seconds - first.seconds
+    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0) or unsupported(start):
+        return first
+    second = search(start, nodes, seconds, max_memory_mb, progress, compile_seconds)
+    stats = {**first.stats, **{k: v for k, v in second.stats.items() if k.startswith("layered")}}
+    stats["depth_first_nodes"] = first.nodes
+    stats["depth_first_seconds"] = round(first.seconds, 3)
+    won = second.won
+    return Outcome(won=won, limit=second.limit, truncated=False, solution=second.solution,
+                   best_score=second.best_score if won else first.best_score,
+                   best_path=[] if won else first.best_path, nodes=first.nodes + second.nodes,
+                   max_depth=max(first.max_depth, second.max_depth), positions=first.positions + second.positions,
+                   seconds=first.seconds + second.seconds, decode=second.decode if won else first.decode,
+                   stats=stats)
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) the layered phase's functions, on a throwaway deal."""
+    global _WARM
+    if _WARM:
+        return
+    from ..engine.deal import Deal
+    from ..engine.rules import get_rules
+
+    ph = _Phase(Position(Deal.from_seed(0, get_rules("canfield"))))
+    k0, k1, wp, _m = ph.start_item()
+    f = int(_cover_field(np.int64(wp), ph.draw, ph.cb)) << ph.tb
+    entries = np.array([[k0, k1 | f]], np.uint64)
+    table, out, logk, logp = _arrays(1)
+    ph._stats = np.zeros(K.NSTATS, np.int64)
+    (_s, nout, _n, table, out, logk, logp), _f = ph.close(entries, 0, 0, table, out, logk, logp)
+    run = _sorted_run(out, 0, 1, ph.field, ph.tb, ph.cover, ph.draw, ph.cb)
+    ph.merge(run, run)
+    _kway(entries, np.array([0, 1], np.int64), ph.field, ph.tb, ph.cover, ph.draw, ph.cb, np.empty((1, 2), np.uint64))
+    _find(entries, _index(entries), np.uint64(k0), np.uint64(k1), ~ph.field)
+    _level_of(np.uint64(k0), np.uint64(k1), 0, ph.params, ph.prob.reserve, ph.prob.talon, ph.prob.lut, 13,
+              np.zeros((2, K.MAXCOLS, K.COLCAP), np.int8), np.zeros((2, K.NSC), np.int64), np.zeros(2, np.uint64))
+    _WARM = True

@@ -1,0 +1,147 @@
+"""The layered proof (search/layered.py, solver notes §9) against the exhaustive reference search.
+
+Reduced decks of every rule set, the layered phase alone and after a depth-first search that filled its
+memory cap; every line it finds is replayed by the reference engine in ``solve``; its limits end in
+``unknown``. Reduced decks have short talons, so their keys hold the talon mask (not the foundation
+heights, which a 52-card deal's keys hold): both decoders meet the oracle here and on full deals.
+"""
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from canfield_solver import Deal, Position, get_rules
+from canfield_solver.engine.game import replay
+from canfield_solver.errors import CanfieldError
+from canfield_solver.solver import Verdict, solve
+from reference_search import exhaustive_winnable
+from test_solver_agreement import ALL_RULES, CUSTOM, reduced
+
+# Wins come late in the layered order (every position below the win's layer is expanded first), so the
+# phase alone meets the oracle on shapes of one or two columns, where that costs a tenth of a second.
+LAYER_SHAPES = [(3, 1, 2), (4, 1, 2), (4, 2, 2), (5, 2, 2), (5, 2, 1), (6, 2, 1)]
+# Rules that build regardless of suit have no short keys, which the layered phase keeps (its own error).
+SHORT_RULES = [r for r in ALL_RULES if (CUSTOM[r] if r in CUSTOM else get_rules(r)).build != "any"]
+
+
+def _truth(deal, max_states):
+    try:
+        return exhaustive_winnable(deal, max_states=max_states)
+    except RuntimeError:
+        assume(False)
+
+
+@pytest.mark.parametrize("preset", SHORT_RULES)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**64 - 1))
+def test_layered_alone_agrees_with_the_exhaustive_search(preset, data, seed):
+    shape = data.draw(st.sampled_from(LAYER_SHAPES))
+    deal = Deal.from_seed(seed, reduced(preset, shape))
+    truth = _truth(deal, 20_000)
+    res = solve(deal, method="layered")
+    assert res.verdict is not Verdict.UNKNOWN, res.limit
+    assert (res.verdict is Verdict.SOLVED) == truth, (preset, shape, seed, res.verdict)
+    assert res.stats["layered_layers"] >= 1
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("preset", SHORT_RULES)
+def test_layered_alone_agrees_on_fixed_deals(preset):
+    """60 fixed deals of each rule set (the liberal ones win them all), and the won lines replay."""
+    won = lost = 0
+    for shape in LAYER_SHAPES:
+        for seed in range(10):
+            deal = Deal.from_seed(seed, reduced(preset, shape))
+            try:
+                truth = exhaustive_winnable(deal, max_states=40_000)
+            except RuntimeError:
+                continue
+            res = solve(deal, method="layered")
+            assert (res.verdict is Verdict.SOLVED) == truth and res.verdict is not Verdict.UNKNOWN, (shape, seed)
+            if truth:
+                assert replay(deal, list(res.moves)).won
+            won += truth
+            lost += not truth
+    assert won > 0 and won + lost >= 30, (won, lost)
+
+
+@pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile", "storehouse", "canfield-draw1"])
+def test_the_layered_phase_after_a_depth_first_budget_agrees(preset):
+    """``layered.after`` (what "auto" runs once the depth-first table is full) on the outcome of a depth-first
+    search cut short by a node budget: the verdict of the two together equals the exhaustive search's, and
+    the nodes, time and positions are the sums of the two phases'."""
+    from canfield_solver.search import depth_first, layered
+
+    checked = 0
+    for shape in LAYER_SHAPES:
+        for seed in range(10):
+            deal = Deal.from_seed(seed, reduced(preset, shape))
+            try:
+                truth = exhaustive_winnable(deal, max_states=20_000)
+            except RuntimeError:
+                continue
+            start = Position(deal)
+            first = depth_first.search(start, 20, None, 64, None, 0.0)
+            if first.limit is None:
+                continue
+            both = layered.after(first, start, None, None, 64, None, 0.0)
+            assert both.limit is None and both.won == truth, (shape, seed)
+            assert both.nodes > first.nodes and both.stats["depth_first_nodes"] == first.nodes
+            line = both.decode(both.solution if both.won else both.best_path)
+            end = replay(deal, line, strict=False)
+            assert end.legal and (end.won if truth else end.position.score == both.best_score == first.best_score)
+            checked += 1
+    assert checked >= 20, checked
+
+
+def test_auto_hands_a_full_depth_first_table_to_the_layered_phase():
+    """Seed 0 at a 2-MiB cap: the depth-first table fills (unknown, memory), and "auto" then proves the deal
+    lost layer by layer within the same cap."""
+    alone = solve(0, method="depth-first", max_memory_mb=2)
+    assert alone.verdict is Verdict.UNKNOWN and alone.limit == "memory"
+    res = solve(0, max_memory_mb=2)
+    assert res.verdict is Verdict.UNSOLVABLE and res.limit is None
+    assert res.stats["depth_first_nodes"] == alone.nodes and res.nodes > alone.nodes
+    assert res.stats["layered_peak_mb"] <= 2
+    assert res.best_score == alone.best_score
+
+
+def test_a_full_deal_lost_layer_by_layer():
+    """Seed 0 (lost, SPEC numbering): the layered phase alone proves it, holding far less than the
+    depth-first table's rows, with a node count close to the depth-first search's."""
+    dfs = solve(0, method="depth-first")
+    lay = solve(0, method="layered")
+    assert dfs.verdict is Verdict.UNSOLVABLE and lay.verdict is Verdict.UNSOLVABLE
+    assert lay.stats["layered_peak_mb"] * 2**20 < dfs.stats["table_keys"] * 16 / 2
+    assert 0.5 * dfs.nodes < lay.nodes < 1.5 * dfs.nodes
+
+
+@pytest.mark.exhaustive
+def test_a_full_deal_won_layer_by_layer():
+    """Seed 1 (won): the layered phase finds a win late in its order, and its line, found again from the
+    layers kept on disk, replays to a win."""
+    res = solve(1, method="layered")
+    assert res.verdict is Verdict.SOLVED
+    assert replay(Deal.from_seed(1, get_rules("canfield")), list(res.moves)).won
+
+
+@pytest.mark.parametrize("limits, limit", [({"max_nodes": 1000}, "nodes"), ({"max_seconds": 0}, "seconds"),
+                                           ({"max_memory_mb": 1}, "memory")])
+def test_layered_limits_end_unknown(limits, limit):
+    res = solve(0, method="layered", **limits)
+    assert res.verdict is Verdict.UNKNOWN and res.limit == limit
+    assert res.best_line == ()
+
+
+@pytest.mark.parametrize("preset", ["rainbow", "chameleon"])
+def test_rules_without_short_keys_refuse_the_layered_phase_alone_and_auto_keeps_depth_first(preset):
+    with pytest.raises(CanfieldError, match="keeps short keys only"):
+        solve(0, preset, method="layered")
+    deal = Deal.from_seed(3, reduced(preset, (5, 2, 3)))
+    res = solve(deal, max_memory_mb=1)
+    assert "layered_layers" not in res.stats
+
+
+def test_a_bad_method_is_refused():
+    with pytest.raises(CanfieldError, match="method must be one of auto, depth-first, layered"):
+        solve(0, method="breadth")
