@@ -4,6 +4,7 @@ memory of each method on each deal, every run in a process of its own so that it
 
     python benchmarks/bench_layered.py --seeds 6,263 --methods depth-first,layered --max-memory 6000
     python benchmarks/bench_layered.py --seeds 205 --methods auto            # at the default cap
+    python benchmarks/bench_layered.py --seeds 204,282 --methods old@6000,auto@720 --old /tmp/old/src
 
 "held" is what the layered phase counts against its cap (the runs waiting, one layer's entries, its own
 table and buffers); "table" is the depth-first table's bytes; RSS is the whole process's peak (Python,
@@ -48,7 +49,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="6")
     ap.add_argument("--rules", default="canfield")
-    ap.add_argument("--methods", default="depth-first,layered", help="auto, depth-first, layered, old")
+    ap.add_argument("--methods", default="depth-first,layered",
+                    help="auto, depth-first, layered, old; METHOD@MIB runs that one at its own memory cap")
     ap.add_argument("--max-memory", type=int, default=720)
     ap.add_argument("--max-seconds", type=float, default=3600.0)
     ap.add_argument("--old", default=None, help="the src folder of the build 'old' runs")
@@ -56,10 +58,11 @@ def main() -> None:
     print(f"# bench_layered.py --seeds {a.seeds} --rules {a.rules} --methods {a.methods} --max-memory "
           f"{a.max_memory} --max-seconds {a.max_seconds:g}", flush=True)
     for s in a.seeds.split(","):
-        for method in a.methods.split(","):
-            r = run(int(s), a.rules, method, a.max_memory, a.max_seconds, a.old)
+        for spec in a.methods.split(","):
+            method, _, mib = spec.partition("@")
+            r = run(int(s), a.rules, method, int(mib or a.max_memory), a.max_seconds, a.old)
             st = r["stats"]
-            parts = [f"seed {s} · {a.rules} · {method}: {r['verdict']}"
+            parts = [f"seed {s} · {a.rules} · {spec}: {r['verdict']}"
                      + (f" ({r['limit']})" if r["limit"] else ""), f"{r['seconds']:.1f} s", f"{r['nodes']:,} nodes",
                      f"RSS {r['rss_mb']:,.0f} MiB"]
             if "table_rows" in st:

@@ -43,56 +43,10 @@ from numba import njit
 from canfield_solver import Deal, Position, get_rules
 from canfield_solver.search import depth_first
 from canfield_solver.search import kernel as K
-from canfield_solver.search.layout import COL_CARD_BITS, COL_LEN_BITS
-
-
-@njit(cache=True)
-def _take(hi, lo, pos, k):
-    """Bits [pos - k, pos) of the 128-bit number hi:lo."""
-    low = pos - k
-    m = (np.uint64(1) << np.uint64(k)) - np.uint64(1)
-    if low >= 64:
-        return (hi >> np.uint64(low - 64)) & m
-    if pos <= 64:
-        return (lo >> np.uint64(low)) & m
-    below = 64 - low  # bits taken from lo
-    return (((hi << np.uint64(below)) | (lo >> np.uint64(low))) & m)
-
-
-@njit(cache=True)
-def _columns(hi, lo, ncols, sb, ranks, full_wrap, cols, sc):
-    """The columns of a short row (the stream from bit 126 down) into level 0 of ``cols``/``sc`` (cards and
-    lengths); (tableau cards, their mask)."""
-    pos = 127
-    t = 0
-    tab = np.uint64(0)
-    for c in range(ncols):
-        bottom = int(_take(hi, lo, pos, COL_CARD_BITS))
-        pos -= COL_CARD_BITS
-        length = int(_take(hi, lo, pos, COL_LEN_BITS))
-        pos -= COL_LEN_BITS
-        sc[0, K.SC_LEN + c] = length if bottom else 0
-        if bottom == 0:
-            continue
-        card = bottom - 1
-        cols[0, c, 0] = card
-        tab |= np.uint64(1) << np.uint64(card)
-        for k in range(1, length):
-            code = int(_take(hi, lo, pos, sb)) if sb else 0
-            pos -= sb
-            hs = card // 13
-            r = (card % 13 - 1) % ranks if full_wrap else card % 13 - 1
-            if sb == 1:  # alternate colours: the other colour's two suits
-                s = (3 if code else 0) if hs in (1, 2) else (2 if code else 1)
-            elif sb == 2:
-                s = code
-            else:
-                s = hs
-            card = s * 13 + r
-            cols[0, c, k] = card
-            tab |= np.uint64(1) << np.uint64(card)
-        t += length
-    return t, tab
+from canfield_solver.search.rows import _columns
+from canfield_solver.search.rows import level_from_row as _level_from_row
+from canfield_solver.search.rows import set_waste as _set_waste
+from canfield_solver.search.rows import waste_positions as _waste_positions
 
 
 @njit(cache=True)
@@ -109,63 +63,12 @@ def _decode(short, ncols, suit_bits, ranks, tb, wb, full_wrap, out_m, out_hr, ou
         heights = int(lo & np.uint64(0xFFFF))
         res = int((lo >> np.uint64(tb + wb)) & np.uint64(63))
         h_total = (heights & 15) + ((heights >> 4) & 15) + ((heights >> 8) & 15) + ((heights >> 12) & 15)
-        t, tab = _columns(hi, lo, ncols, suit_bits, ranks, full_wrap, cols, sc)
+        t, tab = _columns(hi, lo, ncols, suit_bits, ranks, cols, sc)
         out_m[n] = 2 * h_total + t
         out_hr[n] = heights | (res << 16)
         out_tab[n] = tab
         n += 1
     return n
-
-
-@njit(cache=True)
-def _level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
-    """Level 0 of ``cols``/``sc``/``mask`` made the position a short row names, its waste boundary not yet
-    set (``_set_waste``); its m (2H + T)."""
-    tb = params[K.P_TALON_BITS]
-    wb = params[K.P_WPOS_BITS]
-    rb = params[K.P_RES_BITS]
-    db = params[K.P_RDL_BITS]
-    ncols = params[K.P_NCOLS]
-    sb = params[K.P_SUITBITS]
-    heights = int(lo & np.uint64(0xFFFF))
-    for x in range(K.NSC):
-        sc[0, x] = 0
-    sc[0, K.SC_RES] = int((lo >> np.uint64(tb + wb)) & np.uint64((1 << rb) - 1)) if rb > 0 else 0
-    sc[0, K.SC_RDL] = int((lo >> np.uint64(tb + wb + rb)) & np.uint64((1 << db) - 1)) if db > 0 else 0
-    h_total = 0
-    for s in range(4):
-        sc[0, K.SC_F + s] = (heights >> (4 * s)) & 15
-        h_total += sc[0, K.SC_F + s]
-    t, _tab = _columns(hi, lo, ncols, sb, ranks, True, cols, sc)
-    K._init_codes(cols, sc, 0, params)
-    tab = sc[0, K.SC_TAB]
-    m = np.uint64(0)
-    for j in range(talon.shape[0] - 1):  # the talon array ends with a pad
-        card = talon[j]
-        if (tab >> card) & 1:
-            continue
-        in_reserve = False
-        for q in range(sc[0, K.SC_RES]):
-            if reserve[q] == card:
-                in_reserve = True
-        if in_reserve or lut[card, K.LUT_REL] < sc[0, K.SC_F + card // 13]:
-            continue
-        m |= np.uint64(1) << np.uint64(j)
-    mask[0] = m
-    return 2 * h_total + t
-
-
-@njit(cache=True)
-def _set_waste(sc, mask, p):
-    """Waste boundary of level 0 after its ``p``-th present talon card (0: the waste is empty)."""
-    wbnd = 0
-    seen = 0
-    m = mask[0]
-    while seen < p:
-        if (m >> np.uint64(wbnd)) & np.uint64(1):
-            seen += 1
-        wbnd += 1
-    sc[0, K.SC_WB] = wbnd
 
 
 @njit(cache=True)
@@ -181,26 +84,6 @@ def _lookup(ts, row, keep):
         if i == n:
             i = np.uint64(0)
     return np.int64(-1)
-
-
-@njit(cache=True)
-def _waste_positions(f, cover, draw, b, reps):
-    """The waste positions a row's field ``f`` names, into ``reps``; how many. Without covering the field
-    is the waste position itself; with it (kernel._cover_insert_at) bit 0 is the draw cycle's position 0,
-    then for each residue r the least position reached of that residue, stored as 1 + position // draw."""
-    if not cover:
-        reps[0] = np.int64(f)
-        return 1
-    n = 0
-    if f & np.uint64(1):
-        reps[n] = 0
-        n += 1
-    for r in range(1, draw):
-        v = (f >> np.uint64(1 + b * (r - 1))) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
-        if v != np.uint64(0):
-            reps[n] = (np.int64(v) - 1) * draw + r
-            n += 1
-    return n
 
 
 @njit(cache=True)

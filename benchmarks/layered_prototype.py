@@ -1,4 +1,6 @@
-"""A measurement prototype of the layered loss proof (issue 28, after step 1): memory and time, not a product.
+"""A measurement prototype of the layered loss proof (issue 28, after step 1): memory and time, not a product
+(the product's layered phase is search/layered.py; this is kept as the record behind
+benchmarks/results/layered-prototype.txt).
 
 Positions are processed in order of m (solver notes §9). A layer's entries (short keys with their
 waste position, from the layers below) are sorted and deduplicated; the layer is then closed with a
@@ -20,8 +22,6 @@ search's own figures from one run of ``solve`` (its table's bytes; its growth al
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import pathlib
 import time
 
 import numpy as np
@@ -29,11 +29,9 @@ from numba import njit
 
 from canfield_solver import Deal, Position, get_rules, solve
 from canfield_solver.search import kernel as K
+from canfield_solver.search import rows as R
 from canfield_solver.search.problem import _Problem
 
-_spec = importlib.util.spec_from_file_location("layer_census", pathlib.Path(__file__).with_name("layer_census.py"))
-census = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(census)
 
 DONE, WON, TABLE_FULL, OUT_FULL, LONG_KEY = 0, 1, 2, 3, 4
 CHUNK = 1 << 16  # entries expanded between two sorts of the children
@@ -62,7 +60,7 @@ def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, f
     reps = np.zeros(8, np.int64)
     for e in range(entries.shape[0]):
         f = (entries[e, 1] & field) >> np.uint64(tb)
-        nrep = census._waste_positions(f, True, draw, b, reps)
+        nrep = R.waste_positions(f, True, draw, b, reps)
         for q in range(nrep):
             row[0] = entries[e, 0]
             row[1] = entries[e, 1] & ~field
@@ -83,8 +81,8 @@ def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, f
         k0 = work[nwork, 0]
         k1 = work[nwork, 1]
         wp = np.int64(work[nwork, 2])
-        pm = census._level_from_row(k0, k1, params, reserve, talon, lut, cols, sc, mask, ranks)
-        census._set_waste(sc, mask, wp)
+        pm = R.level_from_row(k0, k1, params, reserve, talon, lut, cols, sc, mask, ranks)
+        R.set_waste(sc, mask, wp)
         counts[1] += 1
         n = K._gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, moves, True, scratch, -1, -1, -1)
         K._copy_cards(cols, sc, 0)
