@@ -107,3 +107,14 @@ def test_an_unknown_verdict_says_what_stopped_the_search():
     assert go_further("seconds", 0.5, None, 720, None) == "to go further: --max-seconds 2"
     assert go_further("nodes", 60.0, 1000, 720, None) == "to go further: --max-nodes 4000"
     assert go_further("interrupted", 60.0, None, 720, 1) is None
+
+
+def test_solve_method_layered_and_its_refusals():
+    res = invoke("solve", "--seed", "0", "--method", "layered", "--json")
+    assert res.exit_code == 1 and json.loads(res.output)["verdict"] == "unsolvable"
+    res = invoke("solve", "--seed", "0", "--method", "layered", "--rules", "rainbow")
+    assert res.exit_code == 2 and "keeps short keys only" in res.output and "Traceback" not in res.output
+    res = invoke("solve", "--seed", "0", "--method", "sideways")
+    assert res.exit_code == 2 and "'sideways' is not one of" in res.output
+    res = invoke("solve", "--seed", "0", "--method", "layered", "--max-nodes", "1000")
+    assert res.exit_code == 3 and "--jobs" not in res.output  # one thread: no --jobs to offer

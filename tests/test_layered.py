@@ -128,7 +128,7 @@ def test_a_full_deal_won_layer_by_layer():
 @pytest.mark.parametrize("limits, limit", [({"max_nodes": 1000}, "nodes"), ({"max_seconds": 0}, "seconds"),
                                            ({"max_memory_mb": 1}, "memory")])
 def test_layered_limits_end_unknown(limits, limit):
-    res = solve(0, method="layered", **limits)
+    res = solve(6, method="layered", **limits)
     assert res.verdict is Verdict.UNKNOWN and res.limit == limit
     assert res.best_line == ()
 

@@ -440,31 +440,70 @@ def _level_of(k0, k1, wp, params, reserve, talon, lut, ranks, cols, sc, mask):
 
 
 class _Layers:
-    """The phase's temporary directory: the runs waiting (``_Pending``) and each layer's entries, kept for
-    finding a won line again (``keeping`` turns off, and the kept files go, when the disk is nearly full)."""
+    """The phase's temporary directory: the runs waiting for each layer (one file a layer, appended run by
+    run) and each layer's merged entries (one file a layer, mapped into memory while the layer is closed,
+    and kept for finding a won line again: ``keeping`` turns off, and the kept files go, when the disk is
+    nearly full). So the memory holds one layer's index, its own table and one chunk's children, and the
+    pages of the mapped layer the system keeps in its cache."""
 
     def __init__(self) -> None:
         self.dir = tempfile.mkdtemp(prefix="canfield-layers-")
-        self.kept: dict[int, str] = {}
+        self.offsets: dict[int, list[int]] = {}  # layer -> where each run waiting for it starts, in rows
+        self.kept: dict[int, tuple[str, int]] = {}  # layer -> its entries' file and rows
         self.keeping = True
 
-    def keep(self, m: int, entries: np.ndarray) -> None:
-        if not self.keeping:
+    def __bool__(self) -> bool:
+        return bool(self.offsets)
+
+    def first(self) -> int:
+        return min(self.offsets)
+
+    def _runs(self, m: int) -> str:
+        return os.path.join(self.dir, f"pending-{m}.bin")
+
+    def add(self, m: int, run: np.ndarray) -> None:
+        """A sorted run for layer ``m``."""
+        if len(run) == 0:
             return
-        path = os.path.join(self.dir, f"layer-{m}.npy")
-        try:
-            if shutil.disk_usage(self.dir).free < 2 * entries.nbytes + (1 << 30):
-                raise OSError("the disk is nearly full")
-            np.save(path, entries)
-            self.kept[m] = path
-        except OSError:
+        offs = self.offsets.setdefault(m, [0])
+        with open(self._runs(m), "ab") as f:
+            f.write(run.tobytes())
+        offs.append(offs[-1] + len(run))
+
+    def take(self, m: int, merge: Callable[[np.ndarray, np.ndarray, np.ndarray], int]) -> np.ndarray:
+        """Layer ``m``'s entries: its runs merged (one row a key) into a file of its own, mapped; the runs'
+        file removed. OSError when the disk cannot hold them."""
+        offs = np.array(self.offsets.pop(m), np.int64)
+        runs = self._runs(m)
+        rows = np.memmap(runs, dtype=np.uint64, mode="c").reshape(-1, 2)  # "c": typed as a writable array
+        n = merge(rows, offs, np.empty((0, 2), np.uint64))
+        path = os.path.join(self.dir, f"layer-{m}.bin")
+        with open(path, "wb") as f:  # the room taken now, so that a full disk is an OSError, not a SIGBUS
+            os.posix_fallocate(f.fileno(), 0, max(16, 16 * n))
+        entries = np.memmap(path, dtype=np.uint64, mode="r+", shape=(max(n, 1), 2))[:n]
+        merge(rows, offs, entries)
+        entries.flush()
+        del rows
+        os.remove(runs)
+        if self.keeping and shutil.disk_usage(self.dir).free < (1 << 30):
             self.keeping = False
-            for path in self.kept.values():
-                os.remove(path)
+            for old, _n in self.kept.values():
+                os.remove(old)
             self.kept = {}
+        if self.keeping:
+            self.kept[m] = (path, n)
+        else:
+            os.remove(path)  # the mapping stays readable until it is dropped
+        return entries
+
+    def rows(self) -> int:
+        return sum(o[-1] for o in self.offsets.values())
 
     def load(self, m: int) -> np.ndarray | None:
-        return np.load(self.kept[m]) if m in self.kept else None
+        if m not in self.kept:
+            return None
+        path, n = self.kept[m]
+        return np.memmap(path, dtype=np.uint64, mode="c", shape=(max(n, 1), 2))[:n]
 
     def disk_bytes(self) -> int:
         return sum(e.stat().st_size for e in os.scandir(self.dir))
@@ -473,54 +512,10 @@ class _Layers:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-class _Pending:
-    """The runs waiting for each layer, in one file a layer (appended run by run, in ``dir``), so that the
-    memory holds one layer at a time; a layer's runs are merged when its turn comes (``_kway``)."""
-
-    def __init__(self, dir: str):
-        self.dir = dir
-        self.offsets: dict[int, list[int]] = {}
-
-    def __bool__(self) -> bool:
-        return bool(self.offsets)
-
-    def __contains__(self, m: int) -> bool:
-        return m in self.offsets
-
-    def first(self) -> int:
-        return min(self.offsets)
-
-    def _path(self, m: int) -> str:
-        return os.path.join(self.dir, f"pending-{m}.bin")
-
-    def add(self, m: int, run: np.ndarray) -> None:
-        if len(run) == 0:
-            return
-        offs = self.offsets.setdefault(m, [0])
-        with open(self._path(m), "ab") as f:
-            f.write(run.tobytes())
-        offs.append(offs[-1] + len(run))
-
-    def take(self, m: int, merge: Callable[[np.ndarray, np.ndarray, np.ndarray], int]) -> np.ndarray:
-        """Layer ``m``'s entries: its runs merged (one row a key), its file removed."""
-        offs = np.array(self.offsets.pop(m), np.int64)
-        path = self._path(m)
-        rows = np.memmap(path, dtype=np.uint64, mode="r").reshape(-1, 2)
-        n = merge(rows, offs, np.empty((0, 2), np.uint64))
-        entries = np.empty((n, 2), np.uint64)
-        merge(rows, offs, entries)
-        del rows
-        os.remove(path)
-        return entries
-
-    def rows(self) -> int:
-        return sum(o[-1] for o in self.offsets.values())
-
-
 class _Phase:
     """One layered search of a position: its arrays, the runs waiting for each layer, its counters."""
 
-    def __init__(self, start: Position, dir: str | None = None):
+    def __init__(self, start: Position, layers: _Layers | None = None):
         self.start = start
         self.prob = _Problem(start)
         p = self.prob.params
@@ -535,7 +530,7 @@ class _Phase:
         self.full = 4 * self.rules.ranks
         self.counts = np.zeros(8, np.int64)
         self.counts[C_BEST] = start.score
-        self.pending = _Pending(dir or tempfile.gettempdir())
+        self.pending = layers
         self.rows = 0
         self.disk = 0  # the most bytes its directory held (runs waiting, layers kept), looked at now and then
         self._starts_of: np.ndarray | None = None  # the entries the bucket index _starts is of
@@ -597,11 +592,12 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     compile_seconds += time.perf_counter() - t_compile
     t0 = time.perf_counter()
     layers = _Layers()
-    ph = _Phase(start, layers.dir)
+    ph = _Phase(start, layers)
     cap = max_memory_mb * (1 << 20)
     limit: str | None = None
     won_at: int | None = None
     peak = 0
+    shown = -1.0
     first = ph.start_item()
     talks = progress is not None and _takes_phase(progress)
     nlayers = 0
@@ -616,7 +612,6 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         while ph.pending:
             m = ph.pending.first()
             entries = ph.entries(m)
-            layers.keep(m, entries)
             nlayers += 1
             table, out, logk, logp = _arrays(len(entries))
             ph._stats = np.zeros(K.NSTATS, np.int64)
@@ -636,16 +631,18 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
                     break
                 for dm in (1, 2):
                     ph.add_run(m + dm, _sorted_run(out, nout, dm, ph.field, ph.tb, ph.cover, ph.draw, ph.cb))
-                held = entries.nbytes + ph._starts.nbytes + table.nbytes + out.nbytes + logk.nbytes + logp.nbytes
+                held = ph._starts.nbytes + table.nbytes + out.nbytes + logk.nbytes + logp.nbytes
                 peak = max(peak, held)
                 if lo % (16 * chunk) == 0:
                     ph.disk = max(ph.disk, layers.disk_bytes())
                 elapsed = time.perf_counter() - t0
-                if talks:
-                    progress(int(ph.counts[C_NODES]), elapsed,
-                             phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB")
-                elif progress is not None:
-                    progress(int(ph.counts[C_NODES]), elapsed)
+                if progress is not None and elapsed >= shown + 0.2:  # at most five times a second
+                    shown = elapsed
+                    if talks:
+                        progress(int(ph.counts[C_NODES]), elapsed,
+                                 phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB")
+                    else:
+                        progress(int(ph.counts[C_NODES]), elapsed)
                 if held > cap:
                     limit = "memory"
                     break

@@ -220,7 +220,7 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
             click.echo(line)
             click.echo(f"best score: {result.best_score}/{full}")
             further = v is Verdict.UNKNOWN and go_further(result.limit, max_seconds, max_nodes, max_memory_mb,
-                                                          workers)
+                                                          None if method == "layered" else workers)
             if further:
                 click.echo(further)
         if show_moves and result.moves:
