@@ -69,7 +69,8 @@ def main() -> None:
                 parts.append(f"table {st['table_rows'] * 16 / 2**20:,.0f} MiB ({st['table_keys']:,} rows)")
             if "layered_layers" in st:
                 parts.append(f"layered: {st['layered_layers']} layers, held {st['layered_peak_mb']:,.0f} MiB, "
-                             f"{st['layered_rows']:,} rows, {st['layered_expanded']:,} expanded")
+                             f"{st['layered_rows']:,} rows, {st['layered_expanded']:,} expanded, "
+                             f"{st.get('layered_disk_mb', 0):,.0f} MiB on disk at most")
             if "depth_first_seconds" in st:
                 parts.append(f"after {st['depth_first_seconds']:.1f} s of depth-first search")
             print(" · ".join(parts), flush=True)

@@ -178,6 +178,12 @@ def _merge2(a, b, field, tb, cover, draw, cb):
 
 
 @njit(cache=True)
+def _before(rows, cur, keep, a, b):
+    """Whether run ``a``'s current row comes before run ``b``'s (``_cmp`` order)."""
+    return _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) < 0
+
+
+@njit(cache=True)
 def _kway(rows, offsets, field, tb, cover, draw, cb, out):
     """Runs ``rows[offsets[i]:offsets[i + 1]]`` merged into ``out`` (or only counted, when ``out`` has no
     rows): one row a key, in ``_cmp`` order, cover fields merged; the rows written. A binary heap of the
@@ -196,7 +202,7 @@ def _kway(rows, offsets, field, tb, cover, draw, cb, out):
                 p = (c - 1) // 2
                 a = heap[c]
                 b = heap[p]
-                if _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) >= 0:
+                if not _before(rows, cur, keep, a, b):
                     break
                 heap[c] = b
                 heap[p] = a
@@ -232,14 +238,11 @@ def _kway(rows, offsets, field, tb, cover, draw, cb, out):
             if left >= n:
                 break
             best = left
-            if left + 1 < n:
-                a = heap[left + 1]
-                b = heap[left]
-                if _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) < 0:
-                    best = left + 1
+            if left + 1 < n and _before(rows, cur, keep, heap[left + 1], heap[left]):
+                best = left + 1
             a = heap[best]
             b = heap[c]
-            if _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) >= 0:
+            if not _before(rows, cur, keep, a, b):
                 break
             heap[c] = a
             heap[best] = b
