@@ -131,53 +131,6 @@ def _cover_field(wp, draw, cb):
 
 
 @njit(cache=True)
-def _merge2(a, b, field, tb, cover, draw, cb):
-    """Two runs as one (``_cmp`` order, one row a key, cover fields merged)."""
-    keep = ~field
-    n = 0
-    i = 0
-    j = 0
-    while i < a.shape[0] and j < b.shape[0]:  # count first, so the result is allocated once, at its size
-        c = _cmp(a[i, 0], a[i, 1] & keep, b[j, 0], b[j, 1] & keep)
-        if c <= 0:
-            i += 1
-        if c >= 0:
-            j += 1
-        n += 1
-    n += a.shape[0] - i + b.shape[0] - j
-    out = np.empty((n, 2), np.uint64)
-    i = 0
-    j = 0
-    k = 0
-    while i < a.shape[0] or j < b.shape[0]:
-        if i == a.shape[0]:
-            c = 1
-        elif j == b.shape[0]:
-            c = -1
-        else:
-            c = _cmp(a[i, 0], a[i, 1] & keep, b[j, 0], b[j, 1] & keep)
-        if c < 0:
-            out[k, 0] = a[i, 0]
-            out[k, 1] = a[i, 1]
-            i += 1
-        elif c > 0:
-            out[k, 0] = b[j, 0]
-            out[k, 1] = b[j, 1]
-            j += 1
-        else:
-            out[k, 0] = a[i, 0]
-            if cover:
-                f = _merge_field((a[i, 1] & field) >> np.uint64(tb), (b[j, 1] & field) >> np.uint64(tb), draw, cb)
-                out[k, 1] = (a[i, 1] & keep) | (f << np.uint64(tb))
-            else:
-                out[k, 1] = a[i, 1]
-            i += 1
-            j += 1
-        k += 1
-    return out
-
-
-@njit(cache=True)
 def _before(rows, cur, keep, a, b):
     """Whether run ``a``'s current row comes before run ``b``'s (``_cmp`` order)."""
     return _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) < 0
@@ -535,6 +488,7 @@ class _Phase:
         self.counts[C_BEST] = start.score
         self.pending = layers
         self.rows = 0
+        self._stats = np.zeros(K.NSTATS, np.int64)  # the kernel's counters for the layer being closed
         self.disk = 0  # the most bytes its directory held (runs waiting, layers kept), looked at now and then
         self._starts_of: np.ndarray | None = None  # the entries the bucket index _starts is of
 
@@ -553,9 +507,6 @@ class _Phase:
 
     def add_run(self, m: int, run: np.ndarray) -> None:
         self.pending.add(m, run)
-
-    def merge(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return _merge2(a, b, self.field, self.tb, self.cover, self.draw, self.cb)
 
     def entries(self, m: int) -> np.ndarray:
         return self.pending.take(m, lambda rows, offs, out: _kway(rows, offs, self.field, self.tb, self.cover,
@@ -820,8 +771,7 @@ def warm_up() -> None:
     table, out, logk, logp = _arrays(1)
     ph._stats = np.zeros(K.NSTATS, np.int64)
     (_s, nout, _n, table, out, logk, logp), _f = ph.close(entries, 0, 0, table, out, logk, logp)
-    run = _sorted_run(out, 0, 1, ph.field, ph.tb, ph.cover, ph.draw, ph.cb)
-    ph.merge(run, run)
+    _sorted_run(out, 0, 1, ph.field, ph.tb, ph.cover, ph.draw, ph.cb)
     _kway(entries, np.array([0, 1], np.int64), ph.field, ph.tb, ph.cover, ph.draw, ph.cb, np.empty((1, 2), np.uint64))
     _find(entries, _index(entries), np.uint64(k0), np.uint64(k1), ~ph.field)
     _level_of(np.uint64(k0), np.uint64(k1), 0, ph.params, ph.prob.reserve, ph.prob.talon, ph.prob.lut, 13,
