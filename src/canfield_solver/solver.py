@@ -259,9 +259,6 @@ def solve(
     if method == "layered":
         from .search import layered
 
-        why = layered.unsupported(start)
-        if why:
-            raise CanfieldError(why + "; solve it with method 'depth-first' or 'auto'")
         outcome = layered.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
     elif workers > 1:
         from .search import parallel

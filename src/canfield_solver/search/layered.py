@@ -19,8 +19,9 @@ its target; and so on down to the deal. The line is then the kernel's moves alon
 columns renamed from key order to the position's own (``_engine_code``), checked by the reference
 engine in ``solver`` like every line.
 
-Only short keys (every 52-card preset's): a position whose key does not fit one ends the phase as if
-its memory were full (``unknown``), never with a verdict.
+Only short keys: under rules that build regardless of suit no key is short, and ``search`` refuses them
+(``UnsupportedRules``); a later position whose key does not fit one ends the phase as if its memory were
+full (``unknown``), never with a verdict.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.game import Position
-from ..errors import SolverBugError
+from ..errors import CanfieldError, SolverBugError
 from . import kernel as K
 from . import rows as R
 from .outcome import Outcome
@@ -44,8 +45,8 @@ from .problem import _max_moves, _Problem, decode
 DONE, WON, FOUND, LONG_KEY, BUDGET = 0, 1, 2, 3, 4
 CHUNK = 1 << 14       # entries closed between two looks at the limits and two sorts of the children, at most
 TABLE_LOAD = 0.7      # a layer's own table doubles at this load
-# counts[] of _close: nodes, positions expanded, children written, stuck children cut, in-layer rows, best score
-C_NODES, C_EXPANDED, C_OUT, C_STUCK, C_ROWS, C_BEST = range(6)
+# counts[] of _close: nodes, positions expanded, stuck children cut, best score
+C_NODES, C_EXPANDED, C_STUCK, C_BEST = range(4)
 
 
 @njit(cache=True)
@@ -375,7 +376,6 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
                     out[nout, 3] = np.uint64(cm - pm)
                     nout += 1
             read += 1
-    counts[C_ROWS] = stats[K.ST_TTCOUNT]
     return DONE, nout, nlog, table, out, logk, logp
 
 
@@ -393,6 +393,10 @@ def _level_of(k0, k1, wp, params, reserve, talon, lut, ranks, cols, sc, mask):
     """Level 0 of ``cols``/``sc``/``mask`` made the position (k0, k1, waste position)."""
     R.level_from_row(k0, k1, params, reserve, talon, lut, cols, sc, mask, ranks)
     R.set_waste(sc, mask, wp)
+
+
+class UnsupportedRules(CanfieldError):
+    """The layered phase cannot search under these rules (no short keys)."""
 
 
 class _Layers:
@@ -471,7 +475,7 @@ class _Layers:
 class _Phase:
     """One layered search of a position: its arrays, the runs waiting for each layer, its counters."""
 
-    def __init__(self, start: Position, layers: _Layers | None = None):
+    def __init__(self, start: Position):
         self.start = start
         self.prob = _Problem(start)
         p = self.prob.params
@@ -486,11 +490,10 @@ class _Phase:
         self.full = 4 * self.rules.ranks
         self.counts = np.zeros(8, np.int64)
         self.counts[C_BEST] = start.score
-        self.pending = layers
+        self.pending: _Layers | None = None  # set by search: the runs waiting and the layers' files
         self.rows = 0
         self._stats = np.zeros(K.NSTATS, np.int64)  # the kernel's counters for the layer being closed
         self.disk = 0  # the most bytes its directory held (runs waiting, layers kept), looked at now and then
-        self._starts_of: np.ndarray | None = None  # the entries the bucket index _starts is of
 
     def start_item(self) -> tuple[int, int, int, int] | None:
         """(k0, k1, waste position, m) of the start; None when its key is not short."""
@@ -515,14 +518,12 @@ class _Phase:
     def pending_rows(self) -> int:
         return self.pending.rows()
 
-    def close(self, entries, lo, hi, table, out, logk, logp, recover=False, target=None, budget=2**62):
+    def close(self, entries, starts, lo, hi, table, out, logk, logp, recover=False, target=None, budget=2**62):
         found = np.zeros(2, np.int64)
         tgt = np.zeros(4, np.uint64) if target is None else np.array(target, np.uint64)
         stats = self._stats
         prob = self.prob
-        if self._starts_of is not entries:
-            self._starts, self._starts_of = _index(entries), entries
-        res = _close(entries, self._starts, lo, hi, table, out, logk, logp, self.params, prob.reserve, prob.talon, prob.lut,
+        res = _close(entries, starts, lo, hi, table, out, logk, logp, self.params, prob.reserve, prob.talon, prob.lut,
                      prob.bm, self.rules.ranks, self.full, self.width, recover, tgt, found, budget, self.counts,
                      stats)
         return res, found
@@ -540,32 +541,36 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
            progress: Callable[..., None] | None, compile_seconds: float) -> Outcome:
     """Search ``start`` layer by layer until it is won, every layer is closed, or a limit (or Ctrl-C) stops
     it. ``progress`` is called between chunks with (nodes, seconds) and, if it takes a ``phase`` keyword,
-    a line naming the layer and the rows waiting."""
+    a line naming the layer and the rows waiting. Raises ``UnsupportedRules`` where the start has no short
+    key (rules that build regardless of suit: kernel._key does not measure their column stream)."""
+    ph = _Phase(start)
+    first = ph.start_item()
+    if first is None:
+        raise UnsupportedRules(f"the layered proof keeps short keys only, and no position under rules "
+                               f"{start.rules.name!r} has one; solve it with method 'depth-first' or 'auto'")
     t_compile = time.perf_counter()
     warm_up()
     compile_seconds += time.perf_counter() - t_compile
     t0 = time.perf_counter()
     layers = _Layers()
-    ph = _Phase(start, layers)
+    ph.pending = layers
     cap = max_memory_mb * (1 << 20)
     limit: str | None = None
     won_at: int | None = None
     peak = 0
     shown = -1.0
-    first = ph.start_item()
     talks = progress is not None and _takes_phase(progress)
     nlayers = 0
     try:
         if start.score == ph.full:
             return _outcome(ph, True, None, [], t0, compile_seconds, peak, nlayers)
-        if first is None:
-            return _outcome(ph, False, "memory", [], t0, compile_seconds, peak, nlayers, note="a long key")
         k0, k1, wp, m0 = first
         f = int(_cover_field(np.int64(wp), ph.draw, ph.cb)) << ph.tb if ph.cover else 0
         ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
         while ph.pending:
             m = ph.pending.first()
             entries = ph.entries(m)
+            starts = _index(entries)
             nlayers += 1
             table, out, logk, logp = _arrays(len(entries))
             ph._stats = np.zeros(K.NSTATS, np.int64)
@@ -573,7 +578,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
             for lo in range(0, len(entries), chunk):
                 budget = 2**62 if max_nodes is None else max_nodes
                 (status, nout, _n, table, out, logk, logp), _found = ph.close(
-                    entries, lo, min(lo + chunk, len(entries)), table, out, logk, logp, budget=budget)
+                    entries, starts, lo, min(lo + chunk, len(entries)), table, out, logk, logp, budget=budget)
                 if status == WON:
                     won_at = m
                     break
@@ -585,7 +590,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
                     break
                 for dm in (1, 2):
                     ph.add_run(m + dm, _sorted_run(out, nout, dm, ph.field, ph.tb, ph.cover, ph.draw, ph.cb))
-                held = ph._starts.nbytes + table.nbytes + out.nbytes + logk.nbytes + logp.nbytes
+                held = starts.nbytes + table.nbytes + out.nbytes + logk.nbytes + logp.nbytes
                 peak = max(peak, held)
                 if lo % (16 * chunk) == 0:
                     ph.disk = max(ph.disk, layers.disk_bytes())
@@ -605,7 +610,6 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
                     break
             ph.rows += len(entries) + int(ph._stats[K.ST_TTCOUNT])
             del entries, table, out, logk, logp
-            ph._starts_of = None
             if won_at is not None or limit is not None:
                 break
         if won_at is not None:
@@ -665,7 +669,8 @@ def _won_line(ph: _Phase, layers: _Layers, m_won: int, first: tuple[int, int, in
             logk = np.empty((max(4096, 2 * len(entries)), 3), np.uint64)
             logp = np.empty((logk.shape[0], 2), np.int64)
             ph._stats = np.zeros(K.NSTATS, np.int64)
-            (status, _o, _n, table, out, logk, logp), found = ph.close(entries, 0, len(entries), table, out, logk,
+            (status, _o, _n, table, out, logk, logp), found = ph.close(entries, _index(entries), 0, len(entries),
+                                                                      table, out, logk,
                                                                       logp, recover=True, target=target)
             if status in (WON, FOUND):
                 break
@@ -723,14 +728,6 @@ def _engine_codes(ph: _Phase, steps: list[tuple[int, int, int, int]]) -> list[in
     return codes
 
 
-def unsupported(start: Position) -> str | None:
-    """Why the layered phase cannot search ``start``, or None: it keeps short keys only, and under rules
-    that build regardless of suit no key is short (kernel._key does not measure their column stream)."""
-    if _Phase(start).start_item() is None:
-        return f"the layered proof keeps short keys only, and no position under rules {start.rules.name!r} has one"
-    return None
-
-
 def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
           progress: Callable[..., None] | None, compile_seconds: float) -> Outcome:
     """The layered phase after a depth-first search ``first`` that stopped for memory: with what is left of
@@ -738,9 +735,12 @@ def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: f
     added; the best line the depth-first search's, which ``first.decode`` replays)."""
     nodes = None if max_nodes is None else max_nodes - first.nodes
     seconds = None if max_seconds is None else max_seconds - first.seconds
-    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0) or unsupported(start):
+    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
         return first
-    second = search(start, nodes, seconds, max_memory_mb, progress, compile_seconds)
+    try:
+        second = search(start, nodes, seconds, max_memory_mb, progress, compile_seconds)
+    except UnsupportedRules:
+        return first
     stats = {**first.stats, **{k: v for k, v in second.stats.items() if k.startswith("layered")}}
     stats["depth_first_nodes"] = first.nodes
     stats["depth_first_seconds"] = round(first.seconds, 3)
@@ -770,7 +770,7 @@ def warm_up() -> None:
     entries = np.array([[k0, k1 | f]], np.uint64)
     table, out, logk, logp = _arrays(1)
     ph._stats = np.zeros(K.NSTATS, np.int64)
-    (_s, nout, _n, table, out, logk, logp), _f = ph.close(entries, 0, 0, table, out, logk, logp)
+    (_s, nout, _n, table, out, logk, logp), _f = ph.close(entries, _index(entries), 0, 0, table, out, logk, logp)
     _sorted_run(out, 0, 1, ph.field, ph.tb, ph.cover, ph.draw, ph.cb)
     _kway(entries, np.array([0, 1], np.int64), ph.field, ph.tb, ph.cover, ph.draw, ph.cb, np.empty((1, 2), np.uint64))
     _find(entries, _index(entries), np.uint64(k0), np.uint64(k1), ~ph.field)
