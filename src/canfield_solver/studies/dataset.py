@@ -222,6 +222,18 @@ class ParquetResults:
                     out[v] = out.get(v, 0) + 1
         return out
 
+    def unknown_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[int]:
+        """The seeds of ``ranges`` whose verdict under ``rules`` is unknown, in increasing order."""
+        self.flush()
+        rid = rules_id(rules)
+        out: set[int] = set()
+        for lo, hi in ranges:
+            for f in self._parts(rid, lo, hi):
+                seeds, verdicts = self._read(rid, f)
+                a, b = _span(seeds, lo, hi)
+                out.update(int(seeds[i]) for i in range(a, b) if verdicts[i] == "unknown")
+        return sorted(out)
+
     def results_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[StoredResult]:
         """The rows of ``rules`` whose seeds lie in ``ranges``, by seed."""
         self.flush()

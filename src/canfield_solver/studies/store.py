@@ -457,6 +457,14 @@ class ResultStore:
                 out[verdict] = out.get(verdict, 0) + k
         return out
 
+    def unknown_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[int]:
+        """The seeds of ``ranges`` whose stored verdict under ``rules`` is unknown, in increasing order."""
+        rid = rules_id(rules)
+        out = [_py_seed(s) for lo, hi in (r for pair in ranges for r in _db_ranges(*pair)) for (s,) in self._db.execute(
+            "SELECT seed FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND verdict = 'unknown'",
+            (rid, lo, hi))]
+        return sorted(out)
+
     def results_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[StoredResult]:
         """Stored results of ``rules`` whose seeds lie in ``ranges``, by seed."""
         rid = rules_id(rules)

@@ -28,6 +28,7 @@ from .store import ResultStore, StoredResult, owner_id
 
 if TYPE_CHECKING:
     from .dataset import ParquetResults
+    from .two_phase import TwoPhase
 
 __all__ = [
     "StudyError",
@@ -92,6 +93,7 @@ class WinRate:
     wall_seconds: float = 0.0
     search_seconds: float = 0.0
     results: tuple[StoredResult, ...] = field(default=(), repr=False, compare=False)
+    two_phase: "TwoPhase | None" = field(default=None, compare=False)
 
     @property
     def decided(self) -> int:
@@ -112,15 +114,17 @@ class WinRate:
             "reused": self.reused,
             "wall_seconds": round(self.wall_seconds, 3),
             "search_seconds": round(self.search_seconds, 3),
+            "two_phase": None if self.two_phase is None else self.two_phase.to_dict(),
         }
 
     def __str__(self) -> str:
         lo, hi = self.interval
         alo, ahi = self.interval_all
         rate = "n/a" if self.rate is None else f"{100 * self.rate:.2f}%"
-        return (f"{self.rules}: {self.deals} deals: won {self.won}, lost {self.lost}, unknown {self.unknown}\n"
+        text = (f"{self.rules}: {self.deals} deals: won {self.won}, lost {self.lost}, unknown {self.unknown}\n"
                 f"win rate {rate} (95% CI {100 * lo:.2f}%..{100 * hi:.2f}% over decided deals; "
                 f"{100 * alo:.2f}%..{100 * ahi:.2f}% counting unknowns both ways)")
+        return text if self.two_phase is None else f"{text}\n{self.two_phase}"
 
 
 def summarize(rules: str, rows: Sequence[StoredResult], max_seconds: float | None = None, **extra: Any) -> WinRate:
@@ -185,8 +189,8 @@ def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
 # Work done in a worker process (local pool or Dask worker) ---------------------------------------------
 def _solve_chunk(rules: Rules, seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
                  max_memory_mb: int | None, with_metrics: bool, analyze_options: dict | None = None,
-                 numbering: str = "spec") -> list[StoredResult]:
-    name = rules.name if numbering == "spec" else f"{rules.name}@{numbering}"
+                 numbering: str = "spec", name: str | None = None, threads: int = 1) -> list[StoredResult]:
+    name = name or (rules.name if numbering == "spec" else f"{rules.name}@{numbering}")
     memory = max_memory_mb or DEFAULT_MEMORY_MB
     out = []
     for seed in seeds:
@@ -196,7 +200,7 @@ def _solve_chunk(rules: Rules, seeds: Sequence[int], max_seconds: float | None, 
             out.append(StoredResult(name, seed, a.verdict, a.nodes, a.seconds, a.best_score, a.solution_length,
                                     a.redeals, max_seconds, a.limit, a.rating, a.metrics()))
             continue
-        r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=memory)
+        r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=memory, workers=threads)
         out.append(StoredResult(
             rules=name, seed=seed, verdict=r.verdict.value, nodes=r.nodes, seconds=r.seconds,
             best_score=r.best_score, solution_length=len(r.moves), redeals=sum(m == "redeal" for m in r.moves),
@@ -241,6 +245,8 @@ def run_study(
     with_metrics: bool = False,
     analyze_options: dict | None = None,
     numbering: str = "spec",
+    store_as: Rules | None = None,
+    threads: int = 1,
 ) -> WinRate:
     """Solve every seed (skipping those the store already decided) and summarize them.
 
@@ -263,9 +269,15 @@ def run_study(
     window of ``WINDOW`` seeds at a time, so the parent's memory does not
     grow with the range. ``WinRate.results`` holds the rows only for studies
     of at most ``KEEP_ROWS`` seeds (the counts and intervals always).
+
+    ``store_as``: the rules the rows are stored and looked up under, when not
+    ``stored_rules(rules, numbering)`` (the follow-up pass of a two-phase
+    study, ``studies.two_phase``, keeps its rows apart this way).
+    ``threads``: search threads per deal (``solve(workers=...)``); with
+    ``jobs=1``, all cores on one deal at a time.
     """
     rules_played = get_rules(rules)
-    r = stored_rules(rules_played, numbering)
+    r = store_as or stored_rules(rules_played, numbering)
     wanted = SeedSet.of(seeds)
     if numbering == "pysolfc" and len(wanted):
         first = next(wanted.ranges())
@@ -340,7 +352,7 @@ def run_study(
             else:
                 _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
 
-        args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering)
+        args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering, r.name, threads)
         try:
             run(todo())
             # What other studies held: wait until they store it, or take it over once their claims run out.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -14,6 +15,7 @@ from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
 from ...studies.store import ResultStore
 from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
+from ...studies.two_phase import run_followup, stored_two_phase
 from .common import (
     SECONDS,
     UserError,
@@ -83,6 +85,17 @@ class _StudyProgress:
               help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
 @click.option("--chunk", type=click.IntRange(1, 100_000), default=None,
               help="Deals per task sent to a worker (default: up to 8, fewer for small studies).")
+@click.option("--followup", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="Two-phase study: after the first pass, search a seeded random sample of N of the deals it "
+                   "left unknown again at the --followup-* limits, and report the two-phase estimate.")
+@click.option("--followup-seconds", type=SECONDS, default=300.0, show_default=True,
+              help="Time limit per deal of the follow-up pass (all local cores on one deal at a time).")
+@click.option("--followup-nodes", type=click.IntRange(min=1), default=None,
+              help="Node limit per deal of the follow-up pass.")
+@click.option("--followup-memory", "followup_memory_mb", type=click.IntRange(min=16), default=None,
+              help="Table cap in MiB for the follow-up pass (default: --max-memory).")
+@click.option("--followup-seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the follow-up sample's draw (the same seed draws the same sample).")
 @click.option("--summary", is_flag=True,
               help="Search nothing: recompute the win rate from --db or --parquet for these rules and seeds.")
 @click.option("--parquet", "parquet_in", type=click.Path(exists=True), default=None,
@@ -92,9 +105,15 @@ class _StudyProgress:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None,
             max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
-            scheduler: str | None, chunk: int | None, summary: bool, parquet_in: str | None, as_json: bool,
-            quiet: bool) -> int:
-    """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways."""
+            scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float,
+            followup_nodes: int | None, followup_memory_mb: int | None, followup_seed: int, summary: bool,
+            parquet_in: str | None, as_json: bool, quiet: bool) -> int:
+    """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways.
+
+    With --followup N, a two-phase study: a random sample of N of the deals the first pass left unknown
+    is searched again at the --followup-* limits, and the two-phase (stratified) estimate is reported
+    with its 95% interval (the sample's own unknowns counted both ways).
+    """
     numbering = "spec"
     if pysolfc is not None:
         if click.get_current_context().get_parameter_source("seeds_text") is not click.core.ParameterSource.DEFAULT:
@@ -106,7 +125,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     if summary or parquet_in:
         if parquet_dir:
             raise UserError("--summary reads a dataset with --parquet DIR, not --parquet-dir")
-        return _summary(kept, seeds, db, parquet_in, as_json)
+        return _summary(kept, seeds, db, parquet_in, as_json, followup_seed)
     if db and parquet_dir:
         raise UserError("give --db FILE or --parquet-dir DIR, not both")
     saved_in = db or parquet_dir
@@ -130,6 +149,14 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
                                progress=bar, max_nodes=max_nodes, max_memory_mb=max_memory_mb,
                                numbering=numbering, chunk=chunk)
+        if followup:
+            bar.close()
+            bar = _StudyProgress(f"{kept.name} follow-up", enabled=not quiet)
+            tp = run_followup(r, seeds, wr, sample=followup, store=store, max_seconds=followup_seconds,
+                              max_nodes=followup_nodes, max_memory_mb=followup_memory_mb or max_memory_mb,
+                              jobs=jobs, scheduler=scheduler, progress=bar, numbering=numbering,
+                              sample_seed=followup_seed)
+            wr = dataclasses.replace(wr, two_phase=tp)
     except KeyboardInterrupt:
         bar.close()
         saved = f"; finished deals are saved in {saved_in}: run again to resume" if saved_in else ""
@@ -146,14 +173,22 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         limits = f"{max_seconds:g} s" + (f" and {max_nodes:,} nodes" if max_nodes else "")
         click.echo(f"{wr.searched} deals searched, {wr.reused} taken from the store, {wr.wall_seconds:.1f} s wall, "
                    f"limit per deal {limits}")
+        if wr.two_phase is not None:
+            tp = wr.two_phase
+            click.echo(f"follow-up: {tp.searched} deals searched, {tp.reused} taken from the store, "
+                       f"{tp.wall_seconds:.1f} s wall")
     return 0
 
 
-def _summary(rules: Rules, seeds: SeedSet, db: str | None, parquet_in: str | None, as_json: bool) -> int:
+def _summary(rules: Rules, seeds: SeedSet, db: str | None, parquet_in: str | None, as_json: bool,
+             followup_seed: int = 0) -> int:
     """``winrate --summary``: the intervals recounted from a store or a Parquet export, nothing searched."""
     if (db is None) == (parquet_in is None):
         raise UserError("--summary needs exactly one of --db FILE or --parquet FILE")
     wr = stored_win_rate(rules, seeds, db=db, parquet=parquet_in)
+    tp = stored_two_phase(rules, seeds, db=db, parquet=parquet_in, sample_seed=followup_seed)
+    if tp is not None:
+        wr = dataclasses.replace(wr, two_phase=tp)
     if as_json:
         click.echo(json.dumps(wr.to_dict()))
     else:

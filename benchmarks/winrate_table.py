@@ -1,0 +1,166 @@
+"""The win-rate table (issue 29): every preset and the rules-dependence grid, two-phase, resumable.
+
+    python benchmarks/winrate_table.py run --upto 2000            # every row, seeds 0..1999 (or its target)
+    python benchmarks/winrate_table.py run --only canfield --upto 40000
+    python benchmarks/winrate_table.py table                      # the table, counted from the dataset alone
+
+``run`` runs each row as one ``canfield winrate`` command (printed before it
+starts) into the partitioned Parquet dataset ``benchmarks/results/winrates``,
+committed with the repository: a study stopped anywhere (Ctrl-C, a new
+machine) resumes from it, searching only what is not there. ``--upto N``
+grows every row to seeds ``0..min(N, target)-1`` and its follow-up sample in
+proportion (order sampling, ``studies.two_phase``: a grown sample keeps the
+earlier one's deals). ``table`` recounts every row with ``canfield winrate
+--summary`` and prints a Markdown table with the command of each row and
+the cost in core-seconds per deal of each pass (search time as stored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATASET = HERE / "results" / "winrates"
+RULES_DIR = HERE / "rules"
+FIRST_SECONDS = 1.0
+FOLLOWUP_SECONDS = 300.0
+PUBLISHED = {
+    "solvitaire-canfield": 71.245,
+    "solvitaire-canfield-strict": 67.562,
+    "storehouse": 43.8,
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    target: int            # seeds 0..target-1 when done
+    followup: int          # follow-up sample at the target
+    preset: str | None = None
+    rules_file: str | None = None  # under benchmarks/rules/
+
+    def rules_args(self) -> list[str]:
+        if self.preset:
+            return ["--rules", self.preset]
+        return ["--rules-file", str((RULES_DIR / self.rules_file).relative_to(HERE.parent))]
+
+
+PRESETS = ["canfield", "canfield-whole-pile", "canfield-sequences", "pysolfc-canfield", "canfield-draw1",
+           "superior-canfield", "rainbow", "storehouse", "chameleon", "solvitaire-canfield-strict",
+           "solvitaire-canfield", "storehouse-aces", "storehouse-aces-strict"]
+# The default profile to +-0.5 points (40,000 deals), every other preset and the grid to +-1.0 (10,000).
+ROWS = [Row("canfield", 40_000, 800, preset="canfield")] + \
+       [Row(p, 10_000, 200, preset=p) for p in PRESETS[1:]] + \
+       [Row(f"strict, draw {d}, {p} pass{'es' if p > 1 else ''}", 10_000, 200,
+            rules_file=f"canfield-draw{d}-passes{p}.json") for d in (3, 1) for p in (1, 2, 3)]
+
+
+def _command(row: Row, upto: int) -> list[str]:
+    n = min(upto, row.target)
+    sample = max(20, math.ceil(row.followup * n / row.target))
+    return ["canfield", "winrate", *row.rules_args(), "--seeds", f"0:{n}", "--max-seconds", f"{FIRST_SECONDS:g}",
+            "--followup", str(sample), "--followup-seconds", f"{FOLLOWUP_SECONDS:g}",
+            "--parquet-dir", str(DATASET.relative_to(HERE.parent)), "--json", "-q"]
+
+
+def _rows(only: str | None) -> list[Row]:
+    rows = [r for r in ROWS if only is None or r.label == only or r.preset == only]
+    if not rows:
+        sys.exit(f"winrate_table: no row {only!r}; rows: {', '.join(r.label for r in ROWS)}")
+    return rows
+
+
+def run(a: argparse.Namespace) -> int:
+    for row in _rows(a.only):
+        cmd = _command(row, a.upto)
+        print("$ " + shlex.join(cmd), flush=True)
+        p = subprocess.run(cmd, cwd=HERE.parent, stdout=subprocess.PIPE, text=True)
+        if p.returncode:
+            return p.returncode
+        d = json.loads(p.stdout.strip().splitlines()[-1])
+        tp = d["two_phase"]
+        print(f"  {d['rules']}: won {d['won']} lost {d['lost']} unknown {d['unknown']}; two-phase "
+              f"{100 * (tp['win_rate'] or 0):.2f}% [{100 * tp['ci95'][0]:.2f}, {100 * tp['ci95'][1]:.2f}]", flush=True)
+    return 0
+
+
+def _costs(name: str) -> tuple[float | None, float | None, int]:
+    """Core-seconds per deal of the first pass and of the follow-up (stored search seconds; the follow-up's
+    are wall seconds of a search on all cores, counted once per core), and the follow-up's thread count."""
+    import pyarrow.dataset as ds
+
+    if not DATASET.exists():
+        return None, None, 0
+    t = ds.dataset(DATASET, format="parquet", partitioning="hive").to_table(columns=["rules", "seconds"])
+    out = []
+    for n in (name, name + "+followup"):
+        secs = [s for r, s in zip(t.column("rules").to_pylist(), t.column("seconds").to_pylist()) if r == n]
+        out.append(sum(secs) / len(secs) if secs else None)
+    threads = os.cpu_count() or 1
+    return out[0], None if out[1] is None else out[1] * threads, threads
+
+
+def table(a: argparse.Namespace) -> int:
+    print("| rules | deals | won / lost / unknown (1 s) | rate over decided | unknowns both ways | follow-up "
+          "(300 s): won / lost / unknown | two-phase estimate (95% CI) | ± | core-s per deal: 1st / follow-up |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    commands = []
+    for row in _rows(a.only):
+        cmd = _command(row, row.target)
+        summary = [c for c in cmd if c not in ("--json", "-q")]
+        i = summary.index("--parquet-dir")
+        summary[i] = "--parquet"
+        p = subprocess.run(["canfield", "winrate", "--summary", *summary[2:], "--json"], cwd=HERE.parent,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        if p.returncode or not p.stdout.strip():
+            continue
+        d = json.loads(p.stdout)
+        if not d["deals"]:
+            continue
+        tp = d["two_phase"]
+        first, follow, _ = _costs(d["rules"])
+        rate = "n/a" if d["win_rate"] is None else f"{100 * d['win_rate']:.2f}%"
+        both = f"{100 * d['ci95_unknowns_both_ways'][0]:.2f}–{100 * d['ci95_unknowns_both_ways'][1]:.2f}%"
+        if tp and tp["win_rate"] is not None:
+            f = tp["followup"]
+            fu = f"{f['won']} / {f['lost']} / {f['unknown']} of {f['sampled']}"
+            lo, hi = tp["ci95"]
+            est = f"{100 * tp['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%)"
+            pm = f"{50 * (hi - lo):.2f}"
+        else:
+            fu, est, pm = "–", "–", "–"
+        pub = PUBLISHED.get(row.preset or "")
+        label = row.label + (f" (published {pub}%)" if pub else "")
+        cost = f"{first:.3f} / {follow:.0f}" if first is not None and follow is not None else \
+            (f"{first:.3f} / –" if first is not None else "–")
+        print(f"| {label} | {d['deals']:,} | {d['won']:,} / {d['lost']:,} / {d['unknown']:,} | {rate} | {both} | "
+              f"{fu} | {est} | {pm} | {cost} |")
+        commands.append(shlex.join(_command(row, row.target)[:-2]))
+    print()
+    for c in commands:
+        print(f"    {c}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    r = sub.add_parser("run", help="run (or resume) the rows")
+    r.add_argument("--upto", type=int, default=2000, help="grow each row to seeds 0..min(UPTO, target)-1")
+    r.add_argument("--only", default=None, help="one row, by label or preset")
+    t = sub.add_parser("table", help="print the table from the dataset")
+    t.add_argument("--only", default=None)
+    a = ap.parse_args(argv)
+    return run(a) if a.what == "run" else table(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,351 @@
+"""Two-phase studies: every deal at a short limit, then a random sample of its unknowns at a long one.
+
+A first pass at a short limit decides most deals cheaply. The deals it
+leaves unknown are the hard ones, and they are not like the rest (nearly
+all of them are lost), so neither "unknown = lost" nor "drop the unknowns"
+is a fair estimate, and searching all of them to the end is what makes a
+study expensive. The follow-up pass searches a seeded random sample of
+them again at a second, larger limit, and the win rate is the stratified
+(double-sampling) estimate::
+
+    p = (W + U * w / n) / N
+
+with ``N`` deals, ``W`` won and ``U`` unknown in the first pass, and ``w``
+won out of the ``n`` sampled unknowns. Its variance (Cochran, *Sampling
+Techniques*, 3rd ed., §12.3: double sampling for stratification, with the
+decided deals a stratum searched in full) is::
+
+    Var(p) = p (1 - p) / N + (U / N)^2 * q (1 - q) / n * (1 - n / U),   q = w / n
+
+The 95% interval is ``p ± 1.96 * sqrt(Var)``, a normal interval: the
+estimate is a weighted sum of two proportions, not one binomial count, so
+Wilson's interval does not apply to it as a whole; with thousands of deals
+in the first pass the normal approximation of its first term is close, and
+the proportions inside the variance are replaced by Agresti and Coull's
+``(x + 2) / (n + 4)``, so a sample that happens to be all lost (``q = 0``)
+still carries its sampling error instead of none. Sample deals that stay
+unknown at the second limit are counted both ways: the low end of the
+interval takes them as lost, the high end as won, so the interval widens
+with them. With ``n = U`` (every unknown followed up) the second term is 0
+and the estimate is the plain share of wins.
+
+Rows of the follow-up pass are kept apart from the first pass's in the
+store, under the rules name ``<name>+followup``, so a deal keeps both rows
+(with their limits) and either pass resumes like any study. The sample is a
+function of the first pass's unknown seeds and of ``sample_seed`` alone:
+the same command on the same store draws the same sample.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from ..engine.rules import Rules, get_rules
+from ..errors import CanfieldError
+from ..solver import Verdict
+from .seeds import SeedSet
+from .study import Z95, ProgressFn, WinRate, run_study, stored_rules
+
+if TYPE_CHECKING:
+    from .dataset import ParquetResults
+    from .store import ResultStore
+
+__all__ = ["FOLLOWUP_SUFFIX", "TwoPhase", "complete_prefix", "draw_sample", "followup_rules", "run_followup", "run_two_phase",
+           "stored_two_phase", "two_phase_interval"]
+
+FOLLOWUP_SUFFIX = "+followup"
+
+
+def followup_rules(kept: Rules) -> Rules:
+    """The rules a follow-up pass stores its rows under: ``kept`` (a study's ``stored_rules``) renamed."""
+    return kept.replace(name=kept.name + FOLLOWUP_SUFFIX)
+
+
+def _rank(seed: int, sample_seed: int) -> bytes:
+    """A seed's place in the sampling order: a hash, the same on every machine and Python."""
+    return hashlib.blake2b(f"{sample_seed}:{seed}".encode(), digest_size=8).digest()
+
+
+def draw_sample(unknown: Iterable[int], size: int, sample_seed: int = 0) -> list[int]:
+    """``size`` seeds of ``unknown`` (all of them when fewer), a simple random sample without replacement,
+    in sampling order.
+
+    Order sampling: every seed gets a rank from a hash of ``(sample_seed, seed)``, and the sample is the
+    ``size`` lowest ranks. The hash plays the part of independent uniform draws, so the sample is a
+    simple random sample; it depends on the seeds and ``sample_seed`` alone (the same on any machine);
+    a larger ``size`` extends a smaller one; and a study grown by more seeds keeps every earlier sample
+    deal whose rank is still among the lowest, so their follow-ups are reused.
+    """
+    if size < 0:
+        raise CanfieldError(f"the follow-up sample size must be non-negative, not {size}")
+    return sorted(set(unknown), key=lambda s: _rank(s, sample_seed))[:size]
+
+
+def complete_prefix(unknown: Iterable[int], followed: "set[int]", sample_seed: int = 0) -> list[int]:
+    """The longest run of ``unknown`` in sampling order whose every seed has a follow-up (in ``followed``):
+    a simple random sample of the unknowns, whatever sample sizes earlier runs asked for or where one was
+    interrupted."""
+    pool = set(unknown)
+    out = []
+    for s in draw_sample(pool, len(pool), sample_seed):
+        if s not in followed:
+            break
+        out.append(s)
+    return out
+
+
+def _adjusted(k: float, n: int) -> float:
+    """Agresti and Coull's ``(k + 2) / (n + 4)``: a proportion for a variance that is never 0."""
+    return (k + 2) / (n + 4)
+
+
+def _se(n_all: int, p: float, n_u: int, n: int, x: int) -> float:
+    pa = _adjusted(p * n_all, n_all)
+    var = pa * (1 - pa) / n_all
+    if n_u and n:
+        qa = _adjusted(x, n)
+        var += (n_u / n_all) ** 2 * qa * (1 - qa) / n * (1 - n / n_u)
+    return math.sqrt(var)
+
+
+def two_phase_interval(won: int, lost: int, unknown: int, sample_won: int, sample_lost: int,
+                       sample_unknown: int, z: float = Z95) -> tuple[float | None, tuple[float, float]]:
+    """The two-phase estimate and its interval (see the module's notes) from the first pass's counts and
+    the follow-up sample's. ``(None, (0, 1))`` before there is anything to estimate from; with unknowns but
+    no sample yet, no estimate and the interval counting every unknown both ways.
+
+    >>> est, (lo, hi) = two_phase_interval(600, 300, 100, 20, 25, 5)
+    >>> round(est, 4), round(lo, 4), round(hi, 4)
+    (0.64, 0.6087, 0.6812)
+    """
+    counts = (won, lost, unknown, sample_won, sample_lost, sample_unknown)
+    if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts):
+        raise ValueError(f"counts must be non-negative integers, got {counts}")
+    n_all = won + lost + unknown
+    n = sample_won + sample_lost + sample_unknown
+    if n > unknown:
+        raise ValueError(f"a sample of {n} deals drawn from {unknown} unknowns")
+    if n_all == 0:
+        return None, (0.0, 1.0)
+    if unknown and not n:
+        return None, (won / n_all, (won + unknown) / n_all)
+    q_lo = sample_won / n if n else 0.0
+    q_hi = (sample_won + sample_unknown) / n if n else 0.0
+    p_lo = (won + unknown * q_lo) / n_all
+    p_hi = (won + unknown * q_hi) / n_all
+    lo = p_lo - z * _se(n_all, p_lo, unknown, n, sample_won)
+    hi = p_hi + z * _se(n_all, p_hi, unknown, n, sample_won + sample_unknown)
+    return p_lo, (max(0.0, lo), min(1.0, hi))
+
+
+@dataclass(frozen=True)
+class TwoPhase:
+    """The two-phase estimate of a study: the first pass's counts, the follow-up sample's, and the estimate.
+
+    ``estimate`` counts the sample's unknowns as lost; ``interval`` (95%) counts them both ways and
+    includes the sample's own sampling error. ``sample_size`` is the sample asked for (or found in the
+    store), ``sampled`` how many of those have a follow-up result.
+    """
+
+    rules: str
+    deals: int
+    won: int
+    lost: int
+    unknown: int
+    sample_size: int
+    sample_won: int
+    sample_lost: int
+    sample_unknown: int
+    estimate: float | None
+    interval: tuple[float, float]
+    first_seconds: float | None = None
+    followup_seconds: float | None = None
+    followup_nodes: int | None = None
+    searched: int = 0
+    reused: int = 0
+    wall_seconds: float = 0.0
+    search_seconds: float = 0.0
+
+    @property
+    def sampled(self) -> int:
+        return self.sample_won + self.sample_lost + self.sample_unknown
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules, "deals": self.deals,
+            "first_pass": {"won": self.won, "lost": self.lost, "unknown": self.unknown,
+                           "max_seconds": self.first_seconds},
+            "followup": {"sample_size": self.sample_size, "sampled": self.sampled, "won": self.sample_won,
+                         "lost": self.sample_lost, "unknown": self.sample_unknown,
+                         "max_seconds": self.followup_seconds, "max_nodes": self.followup_nodes,
+                         "searched": self.searched, "reused": self.reused,
+                         "wall_seconds": round(self.wall_seconds, 3),
+                         "search_seconds": round(self.search_seconds, 3)},
+            "win_rate": self.estimate,
+            "ci95": list(self.interval),
+            "interval_method": "stratified two-phase estimate, normal interval (Cochran 12.3; Agresti-Coull "
+                               "proportions in the variance); sample unknowns counted both ways",
+        }
+
+    def __str__(self) -> str:
+        lo, hi = self.interval
+        limit = "" if self.followup_seconds is None else f" at {self.followup_seconds:g} s"
+        head = (f"follow-up{limit}: {self.sampled} of {self.sample_size} sampled unknowns searched: "
+                f"won {self.sample_won}, lost {self.sample_lost}, unknown {self.sample_unknown}")
+        if self.estimate is None:
+            return f"{head}\ntwo-phase estimate n/a (95% CI {100 * lo:.2f}%..{100 * hi:.2f}%)"
+        return (f"{head}\ntwo-phase estimate {100 * self.estimate:.2f}% (95% CI {100 * lo:.2f}%..{100 * hi:.2f}%, "
+                f"sample unknowns counted both ways)")
+
+
+def _counts(rows: Iterable[Any]) -> tuple[int, int, int]:
+    rows = list(rows)
+    return (sum(r.verdict == Verdict.SOLVED for r in rows), sum(r.verdict == Verdict.UNSOLVABLE for r in rows),
+            sum(r.verdict == Verdict.UNKNOWN for r in rows))
+
+
+def _make(name: str, first: tuple[int, int, int], sample_size: int, sample_rows: Sequence[Any],
+          **extra: Any) -> TwoPhase:
+    sw, sl, su = _counts(sample_rows)
+    est, ci = two_phase_interval(*first, sw, sl, su)
+    limits = {r.max_seconds for r in sample_rows}
+    if "followup_seconds" not in extra and len(limits) == 1:
+        extra["followup_seconds"] = limits.pop()
+    return TwoPhase(name, sum(first), *first, sample_size, sw, sl, su, est, ci, **extra)
+
+
+def run_followup(
+    rules: "str | Rules",
+    seeds: "SeedSet | range | Iterable[int]",
+    first: WinRate,
+    *,
+    sample: int,
+    store: "ResultStore | ParquetResults | None" = None,
+    max_seconds: float | None = 300.0,
+    max_nodes: int | None = None,
+    max_memory_mb: int | None = None,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: ProgressFn | None = None,
+    numbering: str = "spec",
+    sample_seed: int = 0,
+) -> TwoPhase:
+    """The follow-up pass of a study whose first pass is ``first`` (``run_study`` over the same ``rules``,
+    ``seeds`` and ``store``): ``sample`` of its unknown deals, drawn by ``draw_sample``, searched again at
+    these limits, and the two-phase estimate.
+
+    Locally the sample's deals are searched one at a time with ``jobs`` threads each (default: the core
+    count; the sample is small, its deals are the slow ones); on a Dask cluster (``scheduler``) one deal
+    per task. The rows are stored under ``followup_rules``; deals already followed up at these limits are
+    taken from the store.
+    """
+    played = get_rules(rules)
+    kept = stored_rules(played, numbering)
+    wanted = SeedSet.of(seeds)
+    if store is not None:
+        unknown = store.unknown_in(kept, wanted.ranges())
+    elif first.results or not first.unknown:
+        unknown = [r.seed for r in first.results if r.verdict == Verdict.UNKNOWN]
+    else:
+        raise CanfieldError("a follow-up of a study this large needs a result store (--db or --parquet-dir)")
+    chosen = draw_sample(unknown, sample, sample_seed)
+    kept_f = followup_rules(kept)
+    # In sampling order, a batch at a time, so that an interrupted follow-up leaves (nearly) a prefix of the
+    # sample done: the part ``complete_prefix`` counts from the store alone.
+    batch = 1 if scheduler else 4
+    threads = 1 if scheduler else (jobs or os.cpu_count() or 1)
+    done = {"searched": 0, "reused": 0, "wall": 0.0, "search": 0.0}
+    rows: list[Any] = []
+    for i in range(0, max(len(chosen), 1), batch):
+        part = chosen[i:i + batch]
+        if not part:
+            break
+
+        def tell(n: int, total: int, counts: dict, elapsed: float, _at: int = i) -> None:
+            if progress is not None:
+                progress(_at + n, len(chosen), counts, elapsed)
+
+        fw = run_study(played, part, jobs=1, max_seconds=max_seconds, max_nodes=max_nodes,
+                       max_memory_mb=max_memory_mb, store=store, scheduler=scheduler, progress=tell,
+                       numbering=numbering, store_as=kept_f, threads=threads, chunk=1)
+        done["searched"] += fw.searched
+        done["reused"] += fw.reused
+        done["wall"] += fw.wall_seconds
+        done["search"] += fw.search_seconds
+        rows.extend(fw.results)
+    return _make(kept.name, (first.won, first.lost, first.unknown), len(chosen), rows,
+                 first_seconds=first.max_seconds, followup_seconds=max_seconds, followup_nodes=max_nodes,
+                 searched=done["searched"], reused=done["reused"], wall_seconds=done["wall"],
+                 search_seconds=done["search"])
+
+
+def stored_two_phase(kept: Rules, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike | None" = None,
+                     parquet: "str | os.PathLike | None" = None, sample_seed: int = 0) -> TwoPhase | None:
+    """The two-phase estimate recounted from a result store (``db``) or a ``--parquet-dir`` dataset alone:
+    the first pass's rows of ``kept`` over ``seeds``, and as the sample the longest run of its unknowns in
+    sampling order (``complete_prefix``) that has follow-up rows. ``None`` when there is no such row."""
+    from .store import ResultStore
+
+    if (db is None) == (parquet is None):
+        raise CanfieldError("give exactly one of a result store or a Parquet dataset")
+    wanted = SeedSet.of(seeds)
+    st: Any
+    if db is not None:
+        st = ResultStore(db, create=False)
+    elif os.path.isdir(parquet):  # type: ignore[arg-type]
+        from .dataset import ParquetResults
+
+        st = ParquetResults(parquet, create=False)  # type: ignore[arg-type]
+    else:
+        return None  # a one-file export: recount the first pass only
+    with st:
+        c = st.count_verdicts(kept, wanted.ranges())
+        unknown = st.unknown_in(kept, wanted.ranges())
+        followed = {r.seed: r for r in st.results_in(followup_rules(kept), wanted.ranges())}
+    rows = [followed[s] for s in complete_prefix(unknown, set(followed), sample_seed)]
+    if not rows:
+        return None
+    first = (c[Verdict.SOLVED.value], c[Verdict.UNSOLVABLE.value], c[Verdict.UNKNOWN.value])
+    return _make(kept.name, first, len(rows), rows)
+
+
+def run_two_phase(
+    rules: "str | Rules",
+    seeds: "SeedSet | range | Iterable[int]",
+    *,
+    followup: int,
+    followup_seconds: float | None = 300.0,
+    followup_nodes: int | None = None,
+    followup_memory_mb: int | None = None,
+    sample_seed: int = 0,
+    followup_progress: ProgressFn | None = None,
+    **study: Any,
+) -> WinRate:
+    """A two-phase study: ``run_study(rules, seeds, **study)`` (the first pass, at the study's limits), then
+    ``run_followup`` of ``followup`` of its unknowns at the follow-up limits; the first pass's ``WinRate``
+    with the estimate in ``two_phase``. Both passes resume from the store like any study.
+
+    ``study`` takes ``run_study``'s keywords (``jobs``, ``max_seconds``, ``store``, ``scheduler``, ...);
+    ``store`` may be a path, opened once for both passes.
+    """
+    from dataclasses import replace
+
+    from .store import ResultStore
+
+    store = study.pop("store", None)
+    own = isinstance(store, (str, os.PathLike))
+    st = ResultStore(store) if own else store
+    try:
+        first = run_study(rules, seeds, store=st, **study)
+        tp = run_followup(rules, seeds, first, sample=followup, store=st, max_seconds=followup_seconds,
+                          max_nodes=followup_nodes, max_memory_mb=followup_memory_mb or study.get("max_memory_mb"),
+                          jobs=study.get("jobs"), scheduler=study.get("scheduler"), progress=followup_progress,
+                          numbering=study.get("numbering", "spec"), sample_seed=sample_seed)
+    finally:
+        if own and st is not None:
+            st.close()
+    return replace(first, two_phase=tp)
