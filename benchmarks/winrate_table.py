@@ -30,7 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATASET = HERE / "results" / "winrates"
 RULES_DIR = HERE / "rules"
-FIRST_SECONDS = 1.0
+FIRST_SECONDS = 2.0
 FOLLOWUP_SECONDS = 300.0
 PUBLISHED = {
     "solvitaire-canfield": 71.245,
@@ -56,31 +56,37 @@ class Row:
 PRESETS = ["canfield", "canfield-whole-pile", "canfield-sequences", "pysolfc-canfield", "canfield-draw1",
            "superior-canfield", "rainbow", "storehouse", "chameleon", "solvitaire-canfield-strict",
            "solvitaire-canfield", "storehouse-aces", "storehouse-aces-strict"]
-# The default profile to +-0.5 points (40,000 deals), every other preset and the grid to +-1.0 (10,000).
-ROWS = [Row("canfield", 40_000, 800, preset="canfield")] + \
-       [Row(p, 10_000, 200, preset=p) for p in PRESETS[1:]] + \
-       [Row(f"strict, draw {d}, {p} pass{'es' if p > 1 else ''}", 10_000, 200,
+# Sized for the precision (docs/win-rates.md, 'What the precision costs'): the default profile to
+# +-0.5 points (60,000 deals), every other preset and the rules grid to +-1.0 (15,000).
+ROWS = [Row("canfield", 60_000, 600, preset="canfield")] + \
+       [Row(p, 15_000, 150, preset=p) for p in PRESETS[1:]] + \
+       [Row(f"strict, draw {d}, {p} pass{'es' if p > 1 else ''}", 15_000, 150,
             rules_file=f"canfield-draw{d}-passes{p}.json") for d in (3, 1) for p in (1, 2, 3)]
 
 
-def _command(row: Row, upto: int) -> list[str]:
+def _command(row: Row, upto: int, cap: int | None = None) -> list[str]:
     n = min(upto, row.target)
     sample = max(20, math.ceil(row.followup * n / row.target))
+    if cap is not None:
+        sample = min(sample, cap)
     return ["canfield", "winrate", *row.rules_args(), "--seeds", f"0:{n}", "--max-seconds", f"{FIRST_SECONDS:g}",
             "--followup", str(sample), "--followup-seconds", f"{FOLLOWUP_SECONDS:g}",
             "--parquet-dir", str(DATASET.relative_to(HERE.parent)), "--json", "-q"]
 
 
-def _rows(only: str | None) -> list[Row]:
+def _rows(only: str | None, start: str | None = None) -> list[Row]:
     rows = [r for r in ROWS if only is None or r.label == only or r.preset == only]
+    if start is not None:
+        at = [i for i, r in enumerate(rows) if start in (r.label, r.preset)]
+        rows = rows[at[0]:] if at else []
     if not rows:
         sys.exit(f"winrate_table: no row {only!r}; rows: {', '.join(r.label for r in ROWS)}")
     return rows
 
 
 def run(a: argparse.Namespace) -> int:
-    for row in _rows(a.only):
-        cmd = _command(row, a.upto)
+    for row in _rows(a.only, a.start):
+        cmd = _command(row, a.upto, a.sample_cap)
         print("$ " + shlex.join(cmd), flush=True)
         p = subprocess.run(cmd, cwd=HERE.parent, stdout=subprocess.PIPE, text=True)
         if p.returncode:
@@ -109,7 +115,7 @@ def _costs(name: str) -> tuple[float | None, float | None, int]:
 
 
 def table(a: argparse.Namespace) -> int:
-    print("| rules | deals | won / lost / unknown (1 s) | rate over decided | unknowns both ways | follow-up "
+    print("| rules | deals | won / lost / unknown (2 s) | rate over decided | unknowns both ways | follow-up "
           "(300 s): won / lost / unknown | two-phase estimate (95% CI) | ± | core-s per deal: 1st / follow-up |")
     print("|---|---|---|---|---|---|---|---|---|")
     commands = []
@@ -156,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("run", help="run (or resume) the rows")
     r.add_argument("--upto", type=int, default=2000, help="grow each row to seeds 0..min(UPTO, target)-1")
     r.add_argument("--only", default=None, help="one row, by label or preset")
+    r.add_argument("--from", dest="start", default=None, help="begin at this row (label or preset)")
+    r.add_argument("--sample-cap", type=int, default=None,
+                   help="follow up at most this many deals now (a later run with a larger cap extends the sample)")
     t = sub.add_parser("table", help="print the table from the dataset")
     t.add_argument("--only", default=None)
     a = ap.parse_args(argv)
