@@ -1,0 +1,155 @@
+"""What the games of this package share: the seeded deck, the result of a search, the limits, and the
+search of a game whose moves only ever remove cards (so no position repeats).
+
+Every game is a module with the same shape (``games.GAMES`` lists them)::
+
+    NAME, VARIANTS                  the game's name and its variants (MENDELEV.md)
+    deal(seed, variant=None)        the position of the deal of seed N
+    moves(pos)                      the legal moves, in the game's notation
+    play(pos, move)                 the position after one move (``GameError`` naming why if illegal)
+    won(pos), stalled(pos)          the end of the game
+    solve(pos, max_nodes=..., max_seconds=...)   a ``GameResult``
+    render(pos)                     the layout as text
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Iterable, Sequence, TypeVar
+
+from ..engine.cards import card_name
+from ..engine.deal import splitmix64
+from ..errors import CanfieldError, DealError
+from ..solver import Verdict
+
+__all__ = ["GameError", "GameResult", "Limits", "replay", "search_removals", "seeded_deck"]
+
+P = TypeVar("P")
+
+
+class GameError(CanfieldError):
+    """An illegal move, an unknown variant or a malformed move text in one of the games."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The answer of a game's solver: ``solved`` with a winning move list (replayed by the game's reference
+    engine before it is returned), ``unsolvable`` after an exhaustive search, or ``unknown`` when a limit
+    (``limit``: ``"nodes"`` or ``"seconds"``) stopped it first."""
+
+    game: str
+    verdict: Verdict
+    moves: tuple[str, ...]
+    nodes: int
+    seconds: float
+    limit: str | None = None
+    seed: int | None = None
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def solved(self) -> bool:
+        return self.verdict is Verdict.SOLVED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "seed": self.seed, "verdict": self.verdict.value, "moves": list(self.moves),
+                "nodes": self.nodes, "seconds": round(self.seconds, 6), "limit": self.limit, **self.extra}
+
+
+def seeded_deck(cards: Sequence[int], seed: int) -> list[int]:
+    """``cards`` (card ids, in the game's increasing order) after SPEC §2's Fisher–Yates shuffle with
+    SplitMix64 seeded with ``seed``, run over this deck's own length (MENDELEV.md: "run on that game's
+    own deck")."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise DealError(f"seed must be an integer, not {seed!r}")
+    if not 0 <= seed < 2**64:
+        raise DealError(f"seed {seed} is out of range (0 <= seed < 2**64)")
+    deck = list(cards)
+    rng = splitmix64(seed)
+    for i in range(len(deck) - 1, 0, -1):
+        j = next(rng) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+class Limits:
+    """Node and time limits of one search; ``spend()`` counts a node and says which limit, if any, is hit."""
+
+    def __init__(self, max_nodes: int | None, max_seconds: float | None):
+        if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
+            raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
+        if max_seconds is not None and (not isinstance(max_seconds, (int, float)) or max_seconds < 0):
+            raise CanfieldError(f"max_seconds must be a non-negative number, not {max_seconds!r}")
+        self.max_nodes, self.max_seconds = max_nodes, max_seconds
+        self.t0 = time.perf_counter()
+        self.nodes = 0
+        self.hit: str | None = None
+
+    def spend(self) -> str | None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            self.hit = "nodes"
+        elif self.max_seconds is not None and not self.nodes & 1023 and \
+                time.perf_counter() - self.t0 > self.max_seconds:
+            self.hit = "seconds"
+        return self.hit
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.t0
+
+
+class _Stop(Exception):
+    pass
+
+
+def search_removals(start: P, children: Callable[[P], Iterable[tuple[Any, P]]], won: Callable[[P], bool],
+                    key: Callable[[P], Hashable], limits: Limits,
+                    lost: "set[Hashable] | None" = None) -> tuple[Verdict, list[Any]]:
+    """Depth-first search of a game whose every move removes cards (no position can repeat, so the
+    positions form a DAG): the first winning line found, or ``UNSOLVABLE`` once every line is exhausted.
+
+    A position whose every line was searched without a win is remembered by ``key`` and never searched
+    again (sound because the game has no cycles: its value depends on the position alone). ``children``
+    gives ``(move, position)`` pairs in the order to try. A limit ends it with ``UNKNOWN``. ``lost`` may be
+    shared by several searches of one deal (positions proven lost stay lost).
+    """
+    lost = set() if lost is None else lost
+    path: list[Any] = []
+
+    def dfs(p: P) -> bool:
+        if limits.spend():
+            raise _Stop
+        if won(p):
+            return True
+        k = key(p)
+        if k in lost:
+            return False
+        for move, q in children(p):
+            path.append(move)
+            if dfs(q):
+                return True
+            path.pop()
+        lost.add(k)
+        return False
+
+    try:
+        found = dfs(start)
+    except _Stop:
+        return Verdict.UNKNOWN, []
+    return (Verdict.SOLVED, list(path)) if found else (Verdict.UNSOLVABLE, [])
+
+
+def replay(play: Callable[[P, str], P], start: P, moves: Iterable[str]) -> P:
+    """The position after ``moves`` from ``start``; an illegal move is a ``GameError`` naming its number."""
+    p = start
+    for i, m in enumerate(moves, 1):
+        try:
+            p = play(p, m)
+        except GameError as e:
+            raise GameError(f"move {i} ({m!r}): {e}") from None
+    return p

@@ -1,0 +1,7 @@
+"""``nine-packets`` (MENDELEV.md §1): the reference engine (``game``) and the solver (``solve``)."""
+
+from .game import DECK, NAME, VARIANTS, Position, advice_move, deal, moves, pairs, play, render, stalled, won
+from .solve import play_advice, solve
+
+__all__ = ["DECK", "NAME", "VARIANTS", "Position", "advice_move", "deal", "moves", "pairs", "play", "play_advice",
+           "render", "solve", "stalled", "won"]

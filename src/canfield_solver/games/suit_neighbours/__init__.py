@@ -1,0 +1,26 @@
+"""``suit-neighbours`` (MENDELEV.md §3): no choices, so the solver is the procedure itself, and every deal
+is decided (``solve`` never returns unknown)."""
+
+from __future__ import annotations
+
+import time
+
+from ...solver import Verdict
+from ..base import GameResult
+from .game import NAME, ROUNDS, VARIANTS, Removal, Trace, deal, lay, play_out, relay_order, render, won
+
+__all__ = ["NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "play_out", "relay_order", "render",
+           "solve", "won"]
+
+
+def solve(cards: tuple[int, ...], *, max_nodes: int | None = None, max_seconds: float | None = None,
+          seed: int | None = None) -> GameResult:
+    """Play the deal out: ``solved`` when four cards are left after round 3, else ``unsolvable``. The move list
+    is empty (the player chooses nothing); ``extra`` holds the cards left after each round."""
+    t0 = time.perf_counter()
+    tr = play_out(cards)
+    from ..base import names
+
+    return GameResult(NAME, Verdict.SOLVED if tr.won else Verdict.UNSOLVABLE, (), len(tr.removals),
+                      time.perf_counter() - t0, None, seed,
+                      {"left_after_rounds": [len(e) for e in tr.ends], "left": names(tr.left)})

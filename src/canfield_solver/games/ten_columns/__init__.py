@@ -1,0 +1,7 @@
+"""``ten-columns`` (MENDELEV.md §4): the reference engine (``game``) and the solver (``solve``)."""
+
+from .game import NAME, VARIANTS, Position, deal, moves, pairs, place, placements, play, remove, render, stalled, won
+from .solve import placement_wins, solve
+
+__all__ = ["NAME", "VARIANTS", "Position", "deal", "moves", "pairs", "place", "placement_wins", "placements", "play",
+           "remove", "render", "solve", "stalled", "won"]

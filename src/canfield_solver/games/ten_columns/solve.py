@@ -1,0 +1,76 @@
+"""``ten-columns``: the solver. Best play chooses the placement too: the deal is won when some placement
+of the last two cards leads to a win. Removals only remove cards, so each placement is a search of a DAG
+(``base.search_removals``), and the positions proven lost are remembered by the columns' heights across
+all placements: a position reached after different placements, once the columns that differ are
+back above row 6, is the same position."""
+
+from __future__ import annotations
+
+from ...solver import Verdict
+from ..base import GameResult, Limits, replay, search_removals
+from . import game as G
+
+__all__ = ["solve", "placement_wins"]
+
+
+def _children(p: G.Position):
+    for a, b in G.pairs(p):
+        yield f"C{a + 1}+C{b + 1}", G.remove(p, a, b)
+
+
+def _keyer(dealt: tuple[int, ...]):
+    """The key of a position: the columns' heights, and which placed card each column that holds one has
+    (a column taller than it was dealt, ``dealt``): the whole position, and the same key whichever
+    placement reached it, so one placement's losses serve every other's."""
+
+    def key(p: G.Position) -> tuple[int, ...]:
+        cols = p.columns
+        return tuple(len(c) for c in cols) + tuple(c[h] for c, h in zip(cols, dealt) if len(c) > h)
+
+    return key
+
+
+def _search(p: G.Position, lim: Limits, lost: set, key) -> tuple[Verdict, list[str]]:
+    return search_removals(p, _children, G.won, key, lim, lost)
+
+
+def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
+          seed: int | None = None) -> GameResult:
+    """Won with a move list (the placement first, while the two cards wait), lost after every placement's
+    search is exhausted, or unknown when a limit stops it."""
+    lim = Limits(max_nodes, max_seconds)
+    lost: set = set()
+    key = _keyer(tuple(len(c) for c in p.columns))
+    verdict, line = Verdict.UNSOLVABLE, []
+    for a, b in (G.placements(p) or [(None, None)]):
+        start = p if a is None else G.place(p, a, b)
+        v, rest = _search(start, lim, lost, key)
+        if v is Verdict.SOLVED:
+            verdict, line = v, ([] if a is None else [f"place {a + 1} {b + 1}"]) + rest
+            break
+        if v is Verdict.UNKNOWN:
+            verdict = v
+            break
+    if verdict is Verdict.SOLVED and not G.won(replay(G.play, p, line)):
+        raise AssertionError("ten-columns: a winning line that does not replay")
+    return GameResult(G.NAME, verdict, tuple(line), lim.nodes, lim.seconds, lim.hit, seed)
+
+
+def placement_wins(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None
+                   ) -> tuple[int, int, int]:
+    """Of the 90 placements of the last two cards: how many win, how many lose, how many a limit left
+    unknown (the page's question: how much the placement matters)."""
+    lim = Limits(max_nodes, max_seconds)
+    seen: set = set()
+    key = _keyer(tuple(len(c) for c in p.columns))
+    won = lost = unknown = 0
+    for a, b in G.placements(p):
+        v, _ = _search(G.place(p, a, b), lim, seen, key)
+        if v is Verdict.SOLVED:
+            won += 1
+        elif v is Verdict.UNSOLVABLE:
+            lost += 1
+        else:
+            unknown += 1
+            lim.hit = None
+    return won, lost, unknown

@@ -1,0 +1,282 @@
+"""The patiences of MENDELEV.md: deals, reference engines, solvers against exhaustive references."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from canfield_solver.engine.cards import parse_card
+from canfield_solver.games import GameError, game_names, get_game
+from canfield_solver.games import nine_packets as N
+from canfield_solver.games import suit_neighbours as S
+from canfield_solver.games import ten_columns as T
+from canfield_solver.games.base import names, replay
+from canfield_solver.solver import Verdict
+
+VECTORS = json.loads((Path(__file__).parent / "data" / "games-vectors.json").read_text())
+
+
+def cards(text):
+    return tuple(parse_card(c) for c in text.split())
+
+
+# --- Deals ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42])
+def test_deal_vectors(seed):
+    assert N.deal(seed).to_dict()["packets"] == VECTORS[f"nine-packets/{seed}"]
+    p = T.deal(seed)
+    assert {"columns": [names(c) for c in p.columns], "to_place": names(p.to_place)} == VECTORS[f"ten-columns/{seed}"]
+    v = VECTORS[f"suit-neighbours/{seed}"]
+    tr = S.play_out(S.deal(seed))
+    assert names(S.deal(seed)) == v["line"] and [len(e) for e in tr.ends] == v["left_after_rounds"]
+    assert names(tr.left) == v["left"]
+
+
+def test_the_52_card_games_deal_spec_s_deck():
+    """ten-columns and suit-neighbours lay SPEC §2's shuffled deck in order: SPEC's own vectors pin them."""
+    # Seed 0: SPEC's reserve is deck[0..12], its foundation deck[13], its tableau deck[14..17], and its
+    # stock is deck[18..51] listed bottom (deck[51]) to top (deck[18]).
+    reserve = "8S JH 9C 2S 2D QD 6S TC 3D AC JC 7C 9H".split()
+    stock_bottom_to_top = ("TH KC 4H 6D 5S 7H 4C KS 6H JS 7D 9S 7S AS KD 3C 9D 2H 4D 3S JD QC TS QH AD 8D 8H 5D "
+                           "TD 4S 6C AH 5C 3H").split()
+    deck = reserve + ["8C"] + "QS KH 5H 2C".split() + stock_bottom_to_top[::-1]
+    assert names(S.deal(0)) == deck
+    p = T.deal(0)
+    assert [names(c) for c in p.columns] == [deck[c:50:10] for c in range(10)]
+    assert names(p.to_place) == ["KC", "TH"]
+    # Seed 42: foundation 4S (deck[13]), tableau 6H 5D 2D 5S (deck[14..17]), reserve top 2H (deck[12]).
+    line = names(S.deal(42))
+    assert line[12:18] == ["2H", "4S", "6H", "5D", "2D", "5S"]
+    cols = [names(c) for c in T.deal(42).columns]
+    assert [cols[c][1] for c in range(2, 8)] == ["2H", "4S", "6H", "5D", "2D", "5S"]
+    # Seed 1: the stock's top deck[18] is 2C and its bottom deck[51] is 7S.
+    assert names(S.deal(1))[18] == "2C" and names(T.deal(1).to_place) == ["9H", "7S"]
+
+
+def test_nine_packets_deck_and_layout():
+    # The 36 cards of ranks A, 6..K in increasing card id, shuffled over 36: deck[35] is DECK[j] for the
+    # first SplitMix64 output of seed 0 (0xE220A8397B1DCDAF, the generator's published first value), j = it
+    # mod 36 = 7: QC.
+    assert names(N.DECK[:10]) == "AC 6C 7C 8C 9C TC JC QC KC AD".split()
+    assert 0xE220A8397B1DCDAF % 36 == 7
+    p = N.deal(0)
+    assert names([p.packets[8][-1]]) == ["QC"]
+    assert sorted(c for pk in p.packets for c in pk) == sorted(N.DECK)
+    assert all(len(pk) == 4 for pk in p.packets)
+    # deck[i] goes to packet i mod 9, later cards on top: the tops are deck[27..35], the bottoms deck[0..8].
+    from canfield_solver.games.base import seeded_deck
+
+    d = seeded_deck(N.DECK, 0)
+    assert [pk[-1] for pk in p.packets] == d[27:36] and [pk[0] for pk in p.packets] == d[0:9]
+
+
+def test_ten_columns_dealt_variant_and_games_listing():
+    p = T.deal(7, "ten-columns-dealt")
+    q = T.deal(7)
+    assert p.to_place == () and p.columns[0][-1] == q.to_place[0] and p.columns[1][-1] == q.to_place[1]
+    assert [len(c) for c in p.columns] == [6, 6] + [5] * 8
+    assert set(game_names()) == {"nine-packets", "ten-columns", "ten-columns-dealt", "suit-neighbours"}
+    assert get_game("ten-columns-dealt") is get_game("ten-columns")
+    with pytest.raises(GameError, match="unknown game 'nine'.*games: canfield, nine-packets"):
+        get_game("nine")
+    with pytest.raises(GameError, match="no variant"):
+        N.deal(0, "x")
+
+
+# --- Moves and bad input -------------------------------------------------------------------------------
+
+
+def test_nine_packets_moves_and_errors():
+    p = N.Position((cards("AC 6C"), cards("AD"), cards("6D KS"), (), cards("KC"), (), (), (), cards("AS")))
+    assert N.moves(p) == ["P2+P9", "P3+P5"]  # the 6C top is alone; AD and AS pair, KS and KC pair
+    q = N.play(p, "p9 + p2")
+    assert q.packets[1] == () and q.packets[8] == ()
+    assert names(q.packets[0]) == ["AC", "6C"]
+    for bad, msg in [("P1+P2", "6C and AD are not of one rank"), ("P4+P9", "packet 4 is empty"),
+                     ("P2+P2", "twice"), ("P0+P1", "not a nine-packets move"), ("C1+C2", "not a nine-packets")]:
+        with pytest.raises(GameError, match=msg):
+            N.play(p, bad)
+    with pytest.raises(GameError, match=r"move 2 \('P2\+P9'\): packet 2 is empty"):
+        replay(N.play, p, ["P2+P9", "P2+P9"])
+    stuck = N.Position((cards("AC"), cards("6D"), (), (), (), (), (), (), ()))
+    assert N.stalled(stuck) and not N.won(stuck) and N.solve(stuck).verdict is Verdict.UNSOLVABLE
+
+
+def test_ten_columns_moves_and_errors():
+    p = T.deal(3)
+    assert len(T.moves(p)) == 90 and T.moves(p)[0] == "place 1 2"
+    with pytest.raises(GameError, match="first move places"):
+        T.play(p, "C1+C2")
+    with pytest.raises(GameError, match="two different columns"):
+        T.play(p, "place 4 4")
+    with pytest.raises(GameError, match="no column 11"):
+        T.play(p, "place 1 11")
+    q = T.play(p, "place 1 7")
+    assert q.columns[0][-1] == p.to_place[0] and q.columns[6][-1] == p.to_place[1]
+    with pytest.raises(GameError, match="already placed"):
+        T.play(q, "place 2 3")
+    free = [names([c[-1]])[0] for c in q.columns]
+    a, b = T.pairs(q)[0]
+    assert free[a][0] == free[b][0]
+    r = T.play(q, f"C{b + 1}+C{a + 1}")
+    assert len(r.columns[a]) == len(q.columns[a]) - 1 and len(r.columns[b]) == len(q.columns[b]) - 1
+    others = [(x, y) for x in range(10) for y in range(x + 1, 10) if free[x][0] != free[y][0]]
+    x, y = others[0]
+    with pytest.raises(GameError, match="not of one rank"):
+        T.play(q, f"C{x + 1}+C{y + 1}")
+    stuck = T.Position((cards("AC"), cards("2C")) + ((),) * 8)
+    assert T.stalled(stuck) and T.solve(stuck).verdict is Verdict.UNSOLVABLE
+
+
+# --- Solvers against exhaustive references on reduced decks --------------------------------------------
+
+
+def _exhaustive(p, moves, play, won):
+    """Every move sequence, no memory: the plain definition of 'can be won'."""
+    if won(p):
+        return True
+    return any(_exhaustive(play(p, m), moves, play, won) for m in moves(p))
+
+
+def _reduced_packets(rng, ranks):
+    """A nine-packets position with ``ranks`` ranks of four suits (16..20 cards) dealt at random."""
+    deck = [s * 13 + r for s in range(4) for r in ranks]
+    rng.shuffle(deck)
+    packets = [[] for _ in range(9)]
+    for c in deck:
+        packets[rng.randrange(9)].append(c)
+    return N.Position(tuple(tuple(pk) for pk in packets))
+
+
+def _reduced_columns(rng, ranks, placed):
+    deck = [s * 13 + r for s in range(4) for r in ranks]
+    rng.shuffle(deck)
+    cols = [[] for _ in range(10)]
+    body = deck[:-2] if not placed else deck
+    for c in body:
+        cols[rng.randrange(10)].append(c)
+    return T.Position(tuple(tuple(c) for c in cols), () if placed else tuple(deck[-2:]))
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_nine_packets_solver_agrees_with_exhaustive_search(trial):
+    rng = random.Random(trial)
+    verdicts = []
+    for _ in range(60):
+        p = _reduced_packets(rng, (0, 9, 10, 11))
+        r = N.solve(p)
+        truth = _exhaustive(p, N.moves, N.play, N.won)
+        assert r.verdict is (Verdict.SOLVED if truth else Verdict.UNSOLVABLE)
+        if r.solved:
+            assert N.won(replay(N.play, p, r.moves))
+        verdicts.append(truth)
+    assert 0 < sum(verdicts) < len(verdicts)  # both kinds of deal were met
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_ten_columns_solver_agrees_with_exhaustive_search(trial):
+    rng = random.Random(100 + trial)
+    verdicts = []
+    for i in range(30):
+        p = _reduced_columns(rng, (0, 11, 12), placed=i % 3 == 0)
+        r = T.solve(p)
+        truth = _exhaustive(p, T.moves, T.play, T.won)
+        assert r.verdict is (Verdict.SOLVED if truth else Verdict.UNSOLVABLE), (trial, i)
+        if r.solved:
+            assert T.won(replay(T.play, p, r.moves))
+        if p.to_place:
+            w, l, u = T.placement_wins(p)
+            assert u == 0 and w + l == 90
+            assert w == sum(_exhaustive(T.play(p, m), T.moves, T.play, T.won) for m in T.moves(p))
+            assert (w > 0) == truth
+        verdicts.append(truth)
+    assert 0 < sum(verdicts) < len(verdicts)
+
+
+def test_limits_end_with_unknown():
+    p = T.deal(0)
+    r = T.solve(p, max_nodes=50)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes" and r.moves == ()
+    assert N.solve(N.deal(0), max_nodes=3).verdict is Verdict.UNKNOWN
+    with pytest.raises(Exception, match="max_nodes must be a non-negative integer"):
+        N.solve(N.deal(0), max_nodes=-1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**64 - 1))
+def test_nine_packets_solutions_replay_and_lost_stays_lost(seed):
+    p = N.deal(seed)
+    r = N.solve(p)
+    assert r.verdict in (Verdict.SOLVED, Verdict.UNSOLVABLE)
+    if r.solved:
+        assert N.won(replay(N.play, p, r.moves))
+    else:
+        # No move from a position proven lost leads to one the solver calls won.
+        assert all(not N.solve(N.play(p, m)).solved for m in N.moves(p))
+    won, line = N.play_advice(p)
+    end = replay(N.play, p, line)
+    assert won == N.won(end) and (N.won(end) or N.stalled(end))
+    assert not won or r.solved  # the advice never wins a deal best play loses
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**64 - 1))
+def test_ten_columns_dealt_solutions_replay_and_lost_stays_lost(seed):
+    p = T.deal(seed, "ten-columns-dealt")
+    r = T.solve(p)
+    if r.solved:
+        assert T.won(replay(T.play, p, r.moves))
+    else:
+        assert all(not T.solve(T.play(p, m)).solved for m in T.moves(p))
+
+
+# --- suit-neighbours ---------------------------------------------------------------------------------
+
+
+def test_suit_neighbours_rules_by_hand():
+    # R1: the right one of two neighbours of one suit goes.
+    assert names(S.lay(cards("2C 5H 7H"))) == ["2C", "5H"]
+    # R2: of two cards of one suit with one between, the left one goes.
+    assert names(S.lay(cards("2C 5H 7C"))) == ["5H", "7C"]
+    # Leftmost place first, R1 before R2 at the same place. With 3H 4C 5H laid, R2 at place 0 removes 3H;
+    # the line is then 4C 5H and laying 6H makes R1 at place 1: 6H goes.
+    assert names(S.lay(cards("3H 4C 5H 6H"))) == ["4C", "5H"]
+    # At one place both apply: AS 2S 3S: R1 at place 0 (AS, 2S) removes 2S, leaving AS 3S, then R1 again: 3S.
+    log = []
+    assert names(S.lay(cards("AS 2S 3S"), log=log)) == ["AS"]
+    assert [(r.rule, names([r.card])[0], r.laid) for r in log] == [("R1", "2S", 2), ("R1", "3S", 3)]
+    # A removal can make a rule apply further left: 2C 3D 4H 5D: R2 at place 1 (3D, 5D) removes 3D, leaving
+    # 2C 4H 5D; laying 6C then: R2 at place 0 (2C, 5D)? no, different suits; nothing applies.
+    assert names(S.lay(cards("2C 3D 4H 5D 6C"))) == ["2C", "4H", "5D", "6C"]
+    # ...and 2C 3D 4C 5D: laying 4C: R2 at place 0 (2C, 4C) removes 2C; laying 5D: R2 at 0 (3D, 5D) removes 3D.
+    assert names(S.lay(cards("2C 3D 4C 5D"))) == ["4C", "5D"]
+
+
+def test_suit_neighbours_relay_and_the_seed_0_game():
+    assert S.relay_order([1, 2, 3, 4, 5, 6]) == [6, 1, 5, 2, 4, 3]
+    assert S.relay_order([1, 2, 3]) == [3, 1, 2]
+    tr = S.play_out(S.deal(0))
+    # Checked by hand from the seed-0 line 8S JH 9C 2S 2D QD 6S ...: QD (6th) lands beside 2D: R1 removes QD;
+    # 6S (7th) lands two after 2S: R2 removes 2S.
+    assert [(r.laid, r.rule, names([r.card])[0]) for r in tr.removals[:2]] == [(6, "R1", "QD"), (7, "R2", "2S")]
+    assert tr.starts[1] == tuple(S.relay_order(tr.ends[0])) and tr.starts[2] == tuple(S.relay_order(tr.ends[1]))
+    assert len(tr.ends[0]) >= len(tr.ends[1]) >= len(tr.ends[2]) >= 4
+    # Every suit keeps a card to the end: no rule removes a suit's last card.
+    assert {c // 13 for c in tr.left} == {0, 1, 2, 3}
+    assert S.solve(S.deal(0)).verdict is Verdict.UNSOLVABLE and not tr.won
+
+
+def test_suit_neighbours_a_won_deal_exists_and_is_decided():
+    wins = [s for s in range(3000) if S.won(S.deal(s))]
+    assert wins  # about 0.8% of deals
+    tr = S.play_out(S.deal(wins[0]))
+    assert len(tr.left) == 4 and sorted(c // 13 for c in tr.left) == [0, 1, 2, 3]
+    r = S.solve(S.deal(wins[0]))
+    assert r.verdict is Verdict.SOLVED and r.extra["left_after_rounds"][-1] == 4
+    with pytest.raises(GameError, match="each of the 52 cards once"):
+        S.play_out(tuple(range(51)) + (0,))
