@@ -280,3 +280,40 @@ def test_suit_neighbours_a_won_deal_exists_and_is_decided():
     assert r.verdict is Verdict.SOLVED and r.extra["left_after_rounds"][-1] == 4
     with pytest.raises(GameError, match="each of the 52 cards once"):
         S.play_out(tuple(range(51)) + (0,))
+
+
+# --- The command line ----------------------------------------------------------------------------------
+
+
+def test_cli_takes_the_game(tmp_path):
+    from click.testing import CliRunner
+
+    from canfield_solver.surfaces.cli import cli
+
+    run = CliRunner().invoke
+    r = run(cli, ["deal", "0", "--game", "nine-packets"])
+    assert r.exit_code == 0 and "P9:QC+3" in r.output
+    r = run(cli, ["solve", "--seed", "0", "--game", "nine-packets", "--json"])
+    d = json.loads(r.output)
+    assert r.exit_code == 0 and d["verdict"] == "solved" and N.won(replay(N.play, N.deal(0), d["moves"]))
+    r = run(cli, ["solve", "--seed", "0", "--game", "suit-neighbours"])
+    assert r.exit_code == 1 and "cards left after each round: 23, 20, 17" in r.output
+    r = run(cli, ["solve", "--seed", "0", "--game", "ten-columns", "--max-nodes", "10"])
+    assert r.exit_code == 3 and "stopped by the nodes limit" in r.output
+    moves = tmp_path / "m.txt"
+    moves.write_text("place 1 2\nC1+C2\nC1+C2\n")  # seed 5 places JS and JC: a pair; then column 1 and 2 differ
+    r = run(cli, ["check", "5", str(moves), "--game", "ten-columns", "--json"])
+    d = json.loads(r.output)
+    assert r.exit_code == 1 and d["played"] == 2 and "not of one rank" in d["error"]
+    # Canfield-only options and bad input: one line, exit 2, no traceback.
+    for args, msg in [(["solve", "--seed", "1", "--game", "ten-columns", "--jobs", "2"], "--jobs is for Canfield"),
+                      (["solve", "--game", "nine-packets"], "give a SEED"),
+                      (["deal", "1", "--game", "nine-packets", "--rules", "rainbow"], "--rules is for Canfield"),
+                      (["check", "x", str(moves), "--game", "ten-columns"], "must be a seed number"),
+                      (["check", "1", str(moves), "--game", "suit-neighbours"], "no moves to check"),
+                      (["solve", "--seed", "1", "--game", "bogus"], "Invalid value for '--game'")]:
+        r = run(cli, args)
+        assert r.exit_code == 2 and msg in r.output and "Traceback" not in r.output, (args, r.output)
+    # Canfield itself is unchanged by the option.
+    a, b = (json.loads(run(cli, ["solve", "--seed", "2", "--json", *g]).output) for g in (["--game", "canfield"], []))
+    assert (a["verdict"], a["moves"], a["nodes"]) == (b["verdict"], b["moves"], b["nodes"])

@@ -43,3 +43,34 @@ def test_committed_notebook_shows_its_outputs():
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert sum("image/png" in o.get("data", {}) for o in outputs) == 3
     assert "matplotlib.use" not in "".join(c.source for c in nb.cells)
+
+
+WIN_RATES = NOTEBOOK.parent / "win-rates.ipynb"
+
+
+@pytest.mark.integration
+def test_win_rates_notebook_executes_on_the_committed_dataset():
+    """The win-rate notebook searches nothing: it recounts the committed study results and draws them."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("pyarrow")
+    nb = nbformat.read(WIN_RATES, as_version=4)
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(WIN_RATES.parent)}}).execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert "canfield " in text and "estimate" in text
+    figure_cells = [c for c in nb.cells if c.cell_type == "code" and "plt.subplots" in c.source]
+    assert len(figure_cells) == 4
+    for c in figure_cells:
+        assert any("image/png" in o.get("data", {}) for o in c.outputs), c.source[:60]
+
+
+def test_committed_win_rates_notebook_shows_its_figures():
+    nbformat = pytest.importorskip("nbformat")
+    nb = nbformat.read(WIN_RATES, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == 4
+    assert not [o for o in outputs if o.output_type == "error"]

@@ -16,11 +16,12 @@ __all__ = ["NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "pla
 def solve(cards: tuple[int, ...], *, max_nodes: int | None = None, max_seconds: float | None = None,
           seed: int | None = None) -> GameResult:
     """Play the deal out: ``solved`` when four cards are left after round 3, else ``unsolvable``. The move list
-    is empty (the player chooses nothing); ``extra`` holds the cards left after each round."""
+    is empty (the player chooses nothing) and no position is searched (``nodes`` 0); ``extra`` holds the
+    number of removals and the cards left after each round."""
     t0 = time.perf_counter()
     tr = play_out(cards)
     from ..base import names
 
-    return GameResult(NAME, Verdict.SOLVED if tr.won else Verdict.UNSOLVABLE, (), len(tr.removals),
-                      time.perf_counter() - t0, None, seed,
-                      {"left_after_rounds": [len(e) for e in tr.ends], "left": names(tr.left)})
+    return GameResult(NAME, Verdict.SOLVED if tr.won else Verdict.UNSOLVABLE, (), 0, time.perf_counter() - t0, None,
+                      seed, {"removals": len(tr.removals), "left_after_rounds": [len(e) for e in tr.ends],
+                             "left": names(tr.left)})

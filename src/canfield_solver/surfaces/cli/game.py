@@ -36,6 +36,7 @@ from .common import (
     where,
     why_stopped,
 )
+from .games import game_check, game_deal, game_option, game_solve, refuse_canfield_only
 
 
 @cli.command()
@@ -45,9 +46,14 @@ from .common import (
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "solvitaire"]), default="text", show_default=True,
               help="text: a picture; json: SPEC deal JSON; solvitaire: the published solver's deal file.")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@game_option
 def deal(seed: int | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None, fmt: str,
-         as_json: bool) -> None:
+         as_json: bool, game: str) -> int | None:
     """Show the deal of SEED (or of PySolFC game --pysolfc N)."""
+    if game != "canfield":
+        refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file,
+                             format=None if fmt in ("text", "json") else fmt)
+        return game_deal(game, seed, as_json or fmt == "json")
     if (seed is None) == (pysolfc is None):
         raise UserError("give exactly one of SEED or --pysolfc N")
     d = load_deal(seed, None, rules_name, rules_file, pysolfc)
@@ -68,8 +74,9 @@ def deal(seed: int | None, pysolfc: str | None, rules_name: str | None, rules_fi
 @rules_option
 @click.option("--moves", "show_moves", is_flag=True, help="Print the legal moves as numbered steps naming each card.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@game_option
 def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
-          show_moves: bool, as_json: bool) -> int:
+          show_moves: bool, as_json: bool, game: str) -> int:
     """Replay MOVES from DEAL (a deal JSON file, a seed number, or --pysolfc N) and report the result.
 
     MOVES: one per line, a JSON list, or the steps `solve --moves` prints.
@@ -77,6 +84,9 @@ def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, ru
     stock went by since, and whether the log went round in a circle.
     Exits 0 when every move is legal, 1 at the first illegal move.
     """
+    if game != "canfield":
+        refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file, moves=show_moves)
+        return game_check(game, args, as_json)
     d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
     moves = read_moves(moves_file)
     res = replay(d, moves, strict=False)
@@ -173,10 +183,15 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
                    "depth-first: never switch; layered: the layered proof alone, one thread.")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@game_option
 def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
           played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int, workers: int,
-          method: str, show_moves: bool, as_json: bool) -> int:
+          method: str, show_moves: bool, as_json: bool, game: str) -> int:
     """Decide a deal: solved (exit 0), unsolvable (1), unknown (3); bad input exits 2."""
+    if game != "canfield":
+        refuse_canfield_only(game, deal=deal_file, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file,
+                             moves_played=played_file, jobs=workers, method=method)
+        return game_solve(game, seed, max_seconds, max_nodes, show_moves, as_json)
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     start: Deal | Position = d
     played: list[str] = []

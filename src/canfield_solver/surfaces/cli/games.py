@@ -1,0 +1,110 @@
+"""``--game NAME`` on ``deal``, ``solve`` and ``check``: the other patiences of MENDELEV.md (``games``).
+
+Canfield's commands call these when ``--game`` names another game; what a command can do for Canfield
+alone (deal files, PySolFC numbers, rules presets, threads, the layered method) is refused in one line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from ...formats import read_moves
+from ...games import GameError, get_game
+from ...games.base import names, replay
+from ...solver import Verdict
+from .common import EXIT_CODES, UserError
+
+__all__ = ["game_option", "game_deal", "game_solve", "game_check", "refuse_canfield_only"]
+
+
+def game_option(f: Any) -> Any:
+    from ...games import game_names
+
+    return click.option("--game", "game", type=click.Choice(["canfield", *game_names()]), default="canfield",
+                        show_default=True, help="The patience: Canfield, or one of MENDELEV.md's games.")(f)
+
+
+def refuse_canfield_only(game: str, **given: Any) -> None:
+    """One line for the first Canfield-only option given with another game."""
+    for option, value in given.items():
+        if value not in (None, False, (), 1, "auto"):
+            raise UserError(f"--{option.replace('_', '-')} is for Canfield; {game} takes a SEED")
+
+
+def _start(game: str, seed: int | None) -> tuple[Any, Any]:
+    if seed is None:
+        raise UserError(f"{game}: give a SEED (deal files are for Canfield)")
+    m = get_game(game)
+    return m, m.deal(seed, game if game in m.VARIANTS else None)
+
+
+def game_deal(game: str, seed: int | None, as_json: bool) -> int:
+    m, p = _start(game, seed)
+    if as_json:
+        d = p.to_dict() if hasattr(p, "to_dict") else {"line": names(p)}
+        d["game"], d["seed"] = game, seed
+        click.echo(json.dumps(d))
+    else:
+        click.echo(f"Seed {seed} · {game}")
+        click.echo(m.render(p))
+    return 0
+
+
+def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes: int | None, show_moves: bool,
+               as_json: bool) -> int:
+    m, p = _start(game, seed)
+    r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
+                seed=seed)
+    if as_json:
+        out = r.to_dict()
+        out["game"] = game
+        click.echo(json.dumps(out))
+    else:
+        work = f"{r.extra['removals']} removals" if "removals" in r.extra else f"{r.nodes:,} nodes"
+        line = f"seed {seed} · {game}: {r.verdict.value} in {r.seconds:.3f} s, {work}"
+        if r.verdict is Verdict.SOLVED and r.moves:
+            line += f"; winning line of {len(r.moves)} moves"
+        elif r.verdict is Verdict.UNKNOWN:
+            line += f"; stopped by the {r.limit} limit"
+        click.echo(line)
+        if "left_after_rounds" in r.extra:
+            click.echo("cards left after each round: " + ", ".join(map(str, r.extra["left_after_rounds"])))
+        if show_moves:
+            for i, mv in enumerate(r.moves, 1):
+                click.echo(f"{i:3d}. {mv}")
+    return EXIT_CODES[r.verdict]
+
+
+def game_check(game: str, args: tuple[str, ...], as_json: bool) -> int:
+    if len(args) != 2:
+        raise UserError(f"expected SEED MOVES (2 arguments), got {len(args)}")
+    try:
+        seed = int(args[0])
+    except ValueError:
+        raise UserError(f"{game}: DEAL must be a seed number, not {args[0]!r}") from None
+    if not 0 <= seed < 2**64:
+        raise UserError(f"seed {seed} is out of range (0 <= seed < 2**64)")
+    m, p = _start(game, seed)
+    if not hasattr(m, "play"):
+        raise UserError(f"{game} has no moves to check: the deal alone decides it (canfield solve --game {game})")
+    moves = read_moves(args[1])
+    error, played = None, 0
+    for mv in moves:
+        try:
+            p = replay(m.play, p, [mv])
+        except GameError as e:
+            error = f"move {played + 1} ({mv!r}): {str(e).split(': ', 1)[-1]}"
+            break
+        played += 1
+    won, stalled = m.won(p), m.stalled(p)
+    if as_json:
+        click.echo(json.dumps({"game": game, "seed": seed, "legal": error is None, "played": played,
+                               "total": len(moves), "error": error, "won": won, "stalled": stalled}))
+    else:
+        click.echo(f"legal: all {len(moves)} moves" if error is None else f"illegal: {error}")
+        click.echo(f"won: {'yes' if won else 'no'}")
+        click.echo(f"stalled: {'yes — no move is left' if stalled else 'no'}")
+    return 0 if error is None else 1
