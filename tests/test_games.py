@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from canfield_solver.engine.cards import parse_card
 from canfield_solver.games import GameError, game_names, get_game
+from canfield_solver.games import aces_and_kings as A
 from canfield_solver.games import nine_packets as N
 from canfield_solver.games import suit_neighbours as S
 from canfield_solver.games import ten_columns as T
@@ -80,7 +81,8 @@ def test_ten_columns_dealt_variant_and_games_listing():
     q = T.deal(7)
     assert p.to_place == () and p.columns[0][-1] == q.to_place[0] and p.columns[1][-1] == q.to_place[1]
     assert [len(c) for c in p.columns] == [6, 6] + [5] * 8
-    assert set(game_names()) == {"nine-packets", "ten-columns", "ten-columns-dealt", "suit-neighbours"}
+    assert set(game_names()) == {"nine-packets", "ten-columns", "ten-columns-dealt", "suit-neighbours",
+                                 "aces-and-kings", "bisley"}
     assert get_game("ten-columns-dealt") is get_game("ten-columns")
     with pytest.raises(GameError, match="unknown game 'nine'.*games: canfield, nine-packets"):
         get_game("nine")
@@ -317,3 +319,100 @@ def test_cli_takes_the_game(tmp_path):
     # Canfield itself is unchanged by the option.
     a, b = (json.loads(run(cli, ["solve", "--seed", "2", "--json", *g]).output) for g in (["--game", "canfield"], []))
     assert (a["verdict"], a["moves"], a["nodes"]) == (b["verdict"], b["moves"], b["nodes"])
+
+
+# --- aces-and-kings and bisley -------------------------------------------------------------------------
+
+
+def test_aces_and_kings_deal_by_hand():
+    # Seed 0's deck without its aces: 8S JH 9C 2S 2D QD 6S TC 3D (AC) JC 7C 9H (8C) ... row 1 from column 5.
+    p = A.deal(0)
+    cols = [names(c) for c in p.columns]
+    assert [c[0] for c in cols[4:]] == "8S JH 9C 2S 2D QD 6S TC 3D".split()
+    assert [c[0] for c in cols[:4]] == "JC 7C 9H 8C".split() and cols[4][1] == "QS"
+    assert [len(c) for c in cols] == [3] * 4 + [4] * 9
+    assert sorted(c for col in p.columns for c in col) == [c for c in range(52) if c % 13]
+    assert A.deal(0, "bisley").columns == p.columns and A.deal(0, "bisley").in_suit
+
+
+def test_aces_and_kings_moves_and_errors():
+    p = A.deal(0)
+    # Free cards of seed 0: 7S 9S 7D JS 6H KS 4C 7H 5S 6D 4H KC TH: KS and KC start their king piles;
+    # same colour one rank apart: 7D on 6H or 6D? 6D is red: 7D>6D yes (columns 3 and 10) and 7D on 6H.
+    assert "C6>K" in A.moves(p) and "C12>K" in A.moves(p) and "C3>C5" in A.moves(p)
+    q = A.play(p, "C6>K")
+    assert q.down[3] == 1 and names(q.columns[5]) == ["KH", "QC"][:0] + names(p.columns[5][:-1])
+    for bad, msg in [("C1>A", "does not go on its ace pile"), ("C1>C2", "one rank higher or lower"),
+                     ("C14>A", "no column 14"), ("C3>C3", "twice"), ("C1+C2", "not an aces-and-kings move"),
+                     ("C7>K", "takes its king next")]:
+        with pytest.raises(GameError, match=msg):
+            A.play(p, bad)
+    # In bisley, 7D goes on 6D (its suit) but not on 6H.
+    b = A.deal(0, "bisley")
+    assert "C3>C10" in A.moves(b) and "C3>C5" not in A.moves(b)
+    with pytest.raises(GameError, match="of its suit"):
+        A.play(b, "C3>C5")
+
+
+def _near_end(rng, in_suit):
+    """A real position late in a game: each suit's piles hold all but a few cards, and those few are dealt
+    at random to the 13 columns (some stay empty)."""
+    up, down, left = [], [], []
+    for s in range(4):
+        u = rng.randint(1, 11)
+        d = rng.randint(0, 12 - u)
+        gone = 13 - u - d
+        if gone > 4:  # keep the search small: at most four cards of a suit out
+            d += gone - 4
+        up.append(u)
+        down.append(d)
+        left += [s * 13 + r for r in range(u, 13 - d)]
+    cols = [[] for _ in range(13)]
+    used = rng.sample(range(13), 5)  # crowded into five columns, so that cards block each other
+    for c in rng.sample(left, len(left)):
+        cols[rng.choice(used)].append(c)
+    return A.Position(tuple(tuple(c) for c in cols), tuple(up), tuple(down), in_suit)
+
+
+def _reachable_win(p):
+    """Breadth-first over every position reached, columns in place (no canonical key): the definition."""
+    seen, todo = {p}, [p]
+    while todo:
+        q = todo.pop()
+        if A.won(q):
+            return True
+        for m in A.legal(q):
+            r = A.apply(q, m)
+            if r not in seen:
+                seen.add(r)
+                todo.append(r)
+    return False
+
+
+@pytest.mark.parametrize("in_suit", [False, True])
+def test_aces_and_kings_solver_agrees_with_exhaustive_search(in_suit):
+    rng = random.Random(7 + in_suit)
+    truths = []
+    for _ in range(40):
+        p = _near_end(rng, in_suit)
+        truth = _reachable_win(p)
+        r = A.solve(p)
+        assert r.verdict is (Verdict.SOLVED if truth else Verdict.UNSOLVABLE)
+        if r.solved:
+            assert A.won(replay(A.play, p, r.moves))
+        if A.stalled(p):
+            assert not truth  # a stalled position is lost
+        truths.append(truth)
+    assert 0 < sum(truths) < len(truths)
+
+
+def test_aces_and_kings_stalled_and_limits():
+    # One column 4H 6H 5H (5H free); the hearts' ace pile holds A-3 and its king pile K-7: 5H is neither
+    # pile's next card and has nowhere else to go: no move at all.
+    p = A.Position(((2 * 13 + 3, 2 * 13 + 5, 2 * 13 + 4),) + ((),) * 12, (13, 13, 3, 13), (0, 0, 7, 0))
+    assert A.legal(p) == [] and A.stalled(p) and A.solve(p).verdict is Verdict.UNSOLVABLE
+    # 6H and 6D are both needed next on their ace piles: one goes home at once: not stalled.
+    q = A.Position(((2 * 13 + 5,), (1 * 13 + 5,)) + ((),) * 11, (13, 5, 5, 13), (0, 7, 7, 0))
+    assert not A.stalled(q) and A.solve(q).solved
+    r = A.solve(A.deal(3), max_nodes=100)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes"

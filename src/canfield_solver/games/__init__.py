@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import nine_packets, suit_neighbours, ten_columns
+from . import aces_and_kings, nine_packets, suit_neighbours, ten_columns
 from .base import GameError, GameResult
 
 __all__ = ["GAMES", "GameError", "GameResult", "game_names", "get_game"]
 
-GAMES: dict[str, ModuleType] = {m.NAME: m for m in (nine_packets, suit_neighbours, ten_columns)}
+GAMES: dict[str, ModuleType] = {m.NAME: m for m in (nine_packets, aces_and_kings, suit_neighbours, ten_columns)}
 _VARIANT_OF = {v: m for m in GAMES.values() for v in m.VARIANTS}
 
 
