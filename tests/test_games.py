@@ -416,3 +416,31 @@ def test_aces_and_kings_stalled_and_limits():
     assert not A.stalled(q) and A.solve(q).solved
     r = A.solve(A.deal(3), max_nodes=100)
     assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes"
+
+
+def test_winrate_takes_the_game_and_keeps_its_rows_apart(tmp_path):
+    from click.testing import CliRunner
+
+    from canfield_solver.studies.store import ResultStore
+    from canfield_solver.surfaces.cli import cli
+
+    db = str(tmp_path / "g.sqlite")
+    run = CliRunner().invoke
+    r = run(cli, ["winrate", "--game", "nine-packets", "--seeds", "0:40", "--jobs", "1", "--db", db, "--json", "-q"])
+    d = json.loads(r.output)
+    truth = [N.solve(N.deal(s)).solved for s in range(40)]
+    assert r.exit_code == 0 and (d["won"], d["lost"], d["unknown"]) == (sum(truth), 40 - sum(truth), 0)
+    r = run(cli, ["winrate", "--game", "suit-neighbours", "--seeds", "0:40", "--jobs", "1", "--db", db, "--json",
+                  "-q"])
+    assert json.loads(r.output)["won"] == sum(S.won(S.deal(s)) for s in range(40))
+    with ResultStore(db, create=False) as st:
+        names_in = sorted(n for _, n, _ in st.rules_in_store())
+        rows = {x.seed: x for x in st.results() if x.rules == "nine-packets"}
+    assert names_in == ["nine-packets", "suit-neighbours"]
+    # The page's advice, played as a policy, is stored beside best play, and never wins a deal best play loses.
+    assert all(rows[s].metrics["advice_won"] <= (rows[s].verdict == "solved") for s in range(40))
+    assert sum(rows[s].metrics["advice_won"] == N.play_advice(N.deal(s))[0] for s in range(40)) == 40
+    r = run(cli, ["winrate", "--game", "nine-packets", "--seeds", "0:40", "--db", db, "--summary", "--json"])
+    assert json.loads(r.output)["deals"] == 40
+    r = run(cli, ["winrate", "--game", "nine-packets", "--rules", "rainbow", "--seeds", "0:4"])
+    assert r.exit_code == 2 and "--rules is for Canfield" in r.output

@@ -16,9 +16,9 @@ from __future__ import annotations
 from types import ModuleType
 
 from . import aces_and_kings, nine_packets, suit_neighbours, ten_columns
-from .base import GameError, GameResult
+from .base import GameError, GameKey, GameResult
 
-__all__ = ["GAMES", "GameError", "GameResult", "game_names", "get_game"]
+__all__ = ["GAMES", "GameError", "GameKey", "GameResult", "deal_of", "game_names", "get_game", "study_result"]
 
 GAMES: dict[str, ModuleType] = {m.NAME: m for m in (nine_packets, aces_and_kings, suit_neighbours, ten_columns)}
 _VARIANT_OF = {v: m for m in GAMES.values() for v in m.VARIANTS}
@@ -35,3 +35,34 @@ def get_game(name: str) -> ModuleType:
     if m is None:
         raise GameError(f"unknown game {name!r}; games: {', '.join(['canfield', *game_names()])}")
     return m
+
+
+def deal_of(name: str, seed: int):
+    """The position of the deal of ``seed`` in game (or variant) ``name``."""
+    m = get_game(name)
+    return m.deal(seed, name if name in m.VARIANTS else None)
+
+
+def study_result(name: str, seed: int, *, max_nodes: int | None = None,
+                 max_seconds: float | None = None) -> tuple[GameResult, dict]:
+    """One deal of a study: the solver's result, and the game's own figures (``metrics``): for
+    ``nine-packets`` whether the page's advice wins, for ``ten-columns`` how many of the 90 placements of
+    the last two cards win (then the verdict is won when any does)."""
+    import time
+
+    from ..solver import Verdict
+
+    m = get_game(name)
+    p = deal_of(name, seed)
+    if m is ten_columns and p.to_place:
+        t0 = time.perf_counter()
+        w, lost, u = ten_columns.placement_wins(p, max_nodes=max_nodes, max_seconds=max_seconds)
+        verdict = Verdict.SOLVED if w else (Verdict.UNKNOWN if u else Verdict.UNSOLVABLE)
+        r = GameResult(name, verdict, (), 0, time.perf_counter() - t0, "nodes" if u and max_nodes else
+                       ("seconds" if u else None), seed)
+        return r, {"placements_won": w, "placements_lost": lost, "placements_unknown": u}
+    r = m.solve(p, max_nodes=max_nodes, max_seconds=max_seconds, seed=seed)
+    metrics: dict = {}
+    if m is nine_packets:
+        metrics["advice_won"] = nine_packets.play_advice(p)[0]
+    return r, metrics

@@ -23,13 +23,29 @@ from ..engine.deal import splitmix64
 from ..errors import CanfieldError, DealError
 from ..solver import Verdict
 
-__all__ = ["GameError", "GameResult", "Limits", "replay", "search_removals", "seeded_deck"]
+__all__ = ["GameError", "GameKey", "GameResult", "Limits", "replay", "search_removals", "seeded_deck"]
 
 P = TypeVar("P")
 
 
 class GameError(CanfieldError):
     """An illegal move, an unknown variant or a malformed move text in one of the games."""
+
+
+@dataclass(frozen=True)
+class GameKey:
+    """What a study keys one of these games' rows by, as ``Rules`` does for Canfield's: the game's (or
+    variant's) name. ``to_dict`` feeds the store's ``rules_id``, so each game's rows stay apart."""
+
+    name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.name}
+
+    def replace(self, **changes: Any) -> "GameKey":
+        import dataclasses
+
+        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
 from ..formats import NUMBERINGS, numbered_deal, parse_pysolfc_number, pysolfc_deal
+from ..games import GameKey, study_result
 from ..play.difficulty import analyze
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
@@ -187,9 +188,22 @@ def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
 
 
 # Work done in a worker process (local pool or Dask worker) ---------------------------------------------
-def _solve_chunk(rules: Rules, seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
+def _solve_game_chunk(key: GameKey, seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
+                      name: str) -> list[StoredResult]:
+    """A chunk of one of MENDELEV.md's games (``games.study_result``); ``best_score`` is not tracked (0)."""
+    out = []
+    for seed in seeds:
+        r, metrics = study_result(key.name, seed, max_nodes=max_nodes, max_seconds=max_seconds)
+        out.append(StoredResult(name, seed, r.verdict.value, r.nodes, r.seconds, 0, len(r.moves), 0, max_seconds,
+                                r.limit, None, metrics or None, max_nodes=max_nodes))
+    return out
+
+
+def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
                  max_memory_mb: int | None, with_metrics: bool, analyze_options: dict | None = None,
                  numbering: str = "spec", name: str | None = None, threads: int = 1) -> list[StoredResult]:
+    if isinstance(rules, GameKey):
+        return _solve_game_chunk(rules, seeds, max_seconds, max_nodes, name or rules.name)
     name = name or (rules.name if numbering == "spec" else f"{rules.name}@{numbering}")
     memory = max_memory_mb or DEFAULT_MEMORY_MB
     out = []
@@ -231,7 +245,7 @@ ProgressFn = Callable[[int, int, dict, float], None]
 
 
 def run_study(
-    rules: "str | Rules",
+    rules: "str | Rules | GameKey",
     seeds: Iterable[int],
     *,
     jobs: int | None = None,
@@ -249,6 +263,8 @@ def run_study(
     threads: int = 1,
 ) -> WinRate:
     """Solve every seed (skipping those the store already decided) and summarize them.
+
+    ``rules`` may be a ``games.GameKey`` for one of MENDELEV.md's games (rows kept apart under its name).
 
     ``numbering="pysolfc"``: the numbers are PySolFC game numbers
     (``formats.pysolfc_deal``); the store keeps those rows apart from SPEC
@@ -276,8 +292,14 @@ def run_study(
     ``threads``: search threads per deal (``solve(workers=...)``); with
     ``jobs=1``, all cores on one deal at a time.
     """
-    rules_played = get_rules(rules)
-    r = store_as or stored_rules(rules_played, numbering)
+    if isinstance(rules, GameKey):  # one of MENDELEV.md's games: SPEC seeds, no difficulty metrics
+        if numbering != "spec" or with_metrics:
+            raise StudyError(f"{rules.name}: a study of this game takes SPEC seeds and no difficulty metrics")
+        rules_played: Any = rules
+        r = store_as or rules
+    else:
+        rules_played = get_rules(rules)
+        r = store_as or stored_rules(rules_played, numbering)
     wanted = SeedSet.of(seeds)
     if numbering == "pysolfc" and len(wanted):
         first = next(wanted.ranges())

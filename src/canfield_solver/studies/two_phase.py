@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
+from ..games import GameKey
 from ..solver import Verdict
 from .seeds import SeedSet
 from .study import Z95, ProgressFn, WinRate, run_study, stored_rules
@@ -243,8 +244,8 @@ def run_followup(
     per task. The rows are stored under ``followup_rules``; deals already followed up at these limits are
     taken from the store.
     """
-    played = get_rules(rules)
-    kept = stored_rules(played, numbering)
+    played: Any = rules if isinstance(rules, GameKey) else get_rules(rules)
+    kept = played if isinstance(played, GameKey) else stored_rules(played, numbering)
     wanted = SeedSet.of(seeds)
     if store is not None:
         unknown = store.unknown_in(kept, wanted.ranges())

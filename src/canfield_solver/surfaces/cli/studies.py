@@ -10,12 +10,14 @@ from typing import Any
 import click
 
 from ...engine.rules import Rules
+from ...games import GameKey
 from ...studies.packs import PackFile, pack_entry, verify_pack
 from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
 from ...studies.store import ResultStore
 from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.two_phase import run_followup, stored_two_phase
+from .games import game_option, refuse_canfield_only
 from .common import (
     SECONDS,
     UserError,
@@ -103,11 +105,12 @@ class _StudyProgress:
                                        "instead of --db.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@game_option
 def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None,
             max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
             scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float,
             followup_nodes: int | None, followup_memory_mb: int | None, followup_seed: int, summary: bool,
-            parquet_in: str | None, as_json: bool, quiet: bool) -> int:
+            parquet_in: str | None, as_json: bool, quiet: bool, game: str) -> int:
     """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways.
 
     With --followup N, a two-phase study: a random sample of N of the deals the first pass left unknown
@@ -119,9 +122,14 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         if click.get_current_context().get_parameter_source("seeds_text") is not click.core.ParameterSource.DEFAULT:
             raise UserError("give --seeds or --pysolfc, not both")
         seeds_text, numbering = pysolfc, "pysolfc"
-    r = resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc else None)
     seeds = parse_seeds(seeds_text)
-    kept = stored_rules(r, numbering)
+    r: Any
+    if game != "canfield":
+        refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file)
+        r = kept = GameKey(game)
+    else:
+        r = resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc else None)
+        kept = stored_rules(r, numbering)
     if summary or parquet_in:
         if parquet_dir:
             raise UserError("--summary reads a dataset with --parquet DIR, not --parquet-dir")
