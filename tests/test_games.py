@@ -316,6 +316,10 @@ def test_cli_takes_the_game(tmp_path):
                       (["solve", "--seed", "1", "--game", "bogus"], "Invalid value for '--game'")]:
         r = run(cli, args)
         assert r.exit_code == 2 and msg in r.output and "Traceback" not in r.output, (args, r.output)
+    listing = run(cli, ["rules"]).output
+    from canfield_solver.games import DESCRIPTIONS
+
+    assert sorted(DESCRIPTIONS) == sorted(game_names()) and all(f"\n{n} " in listing for n in game_names())
     # Canfield itself is unchanged by the option.
     a, b = (json.loads(run(cli, ["solve", "--seed", "2", "--json", *g]).output) for g in (["--game", "canfield"], []))
     assert (a["verdict"], a["moves"], a["nodes"]) == (b["verdict"], b["moves"], b["nodes"])

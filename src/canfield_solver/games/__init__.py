@@ -18,10 +18,19 @@ from types import ModuleType
 from . import aces_and_kings, nine_packets, suit_neighbours, ten_columns
 from .base import GameError, GameKey, GameResult
 
-__all__ = ["GAMES", "GameError", "GameKey", "GameResult", "deal_of", "game_names", "get_game", "study_result"]
+__all__ = ["DESCRIPTIONS", "GAMES", "GameError", "GameKey", "GameResult", "deal_of", "game_names", "get_game", "study_result"]
 
 GAMES: dict[str, ModuleType] = {m.NAME: m for m in (nine_packets, aces_and_kings, suit_neighbours, ten_columns)}
 _VARIANT_OF = {v: m for m in GAMES.values() for v in m.VARIANTS}
+DESCRIPTIONS = {
+    "nine-packets": "36 cards in nine face-down packets of four; remove face-up pairs of one rank (MENDELEV.md §1)",
+    "aces-and-kings": "13 columns; build up on the aces and down on the kings; columns build up or down in "
+                      "colour (§2)",
+    "bisley": "aces-and-kings with the columns built in suit",
+    "suit-neighbours": "one line of 52; remove by suit neighbours in three rounds; no choices (§3)",
+    "ten-columns": "five rows of ten and two cards placed by the player; remove free pairs of one rank (§4)",
+    "ten-columns-dealt": "ten-columns with the last two cards dealt under columns 1 and 2",
+}
 
 
 def game_names() -> list[str]:

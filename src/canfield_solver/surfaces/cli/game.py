@@ -12,6 +12,7 @@ from ...engine.deal import Deal
 from ...engine.game import Position, render, replay
 from ...engine.rules import PRESETS
 from ...formats import read_moves, to_solvitaire
+from ...games import DESCRIPTIONS
 from ...play.difficulty import Analysis
 from ...play.difficulty import analyze as analyze_deal
 from ...play.hint import hint as hint_for
@@ -353,6 +354,9 @@ def show(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_nam
 
 @cli.command()
 def rules() -> None:
-    """List the rules presets."""
+    """List the rules presets of Canfield, then the other games (--game NAME)."""
     for name, r in PRESETS.items():
         click.echo(f"{name:24s} {r.description}")
+    click.echo("\nother games (--game NAME on deal, solve, check, winrate):")
+    for name, text in DESCRIPTIONS.items():
+        click.echo(f"{name:24s} {text}")
