@@ -5,7 +5,23 @@ positions repeat: the search keeps every position it has reached, by the canonic
 ``game.Position.key`` (the 13 columns are interchangeable, so a position is its multiset of non-empty
 columns and its foundations), and never expands one twice. That is complete: a win reachable from a
 position already reached is searched from its first visit. Foundation moves are tried first; no move is
-pruned as "safe" (none is used, so none needs an argument). A limit ends the search with ``unknown``.
+A limit ends the search with ``unknown``.
+
+**Safe moves.** A foundation move of a card ``c`` of suit ``s`` and rank ``r`` is played alone, the
+position's only child, when no card but ``c``'s own suit neighbours could ever be built on ``c``: in
+``bisley`` always; in ``aces-and-kings`` when the other suit of ``c``'s colour has ranks ``r - 1`` and
+``r + 1`` home (or they do not exist). Why that loses no win, for the ace pile (``r`` is its next rank,
+so every rank below ``r`` of ``s`` is home): take a winning line from the position with ``c`` in the
+tableau, and play it from the position with ``c`` home, skipping every move of ``c`` and of the cards
+built on ``c``. Only ``(s, r + 1)`` can be built on ``c`` (``(s, r - 1)`` is home, the other suit's
+neighbours are home by the condition), then only ``(s, r + 2)`` on that, and so on: whenever the line
+builds such a card on that run, the ace pile takes it instead (it is the pile's next rank), and a later
+move of it, home or elsewhere, is skipped. Every other move is of a card not in that run onto a card not
+in it, and sees the same top cards in both plays: covering or uncovering by the run only ever hid cards
+in the original (a card under the run is exposed earlier with ``c`` home, which takes no move away). So
+the line stays legal and ends with the same cards home: all 52. The king pile is the mirror image
+(``r`` its next rank, every rank above ``r`` home, the run built downward). The agreement tests run the
+search against a breadth-first search over raw positions, which uses no such rule.
 """
 
 from __future__ import annotations
@@ -14,14 +30,44 @@ from ...solver import Verdict
 from ..base import GameResult, Limits, replay
 from . import game as G
 
-__all__ = ["solve"]
+__all__ = ["safe_move", "solve"]
+
+
+def _home(p: G.Position, suit: int, rank: int) -> bool:
+    """Whether card (suit, rank) is on a foundation; a rank off the deck counts as home."""
+    return not 0 <= rank <= 12 or rank < p.up[suit] or rank > 12 - p.down[suit]
+
+
+def safe_move(p: G.Position) -> tuple[int, int] | None:
+    """A foundation move that is safe to play alone (the module's notes), or ``None``."""
+    from ...engine.cards import rank_of, suit_of
+
+    for i, col in enumerate(p.columns):
+        if not col:
+            continue
+        c = col[-1]
+        s, r = suit_of(c), rank_of(c)
+        target = G.ACE if r == p.up[s] else (G.KING if r == 12 - p.down[s] else None)
+        if target is None:
+            continue
+        if p.in_suit:
+            return i, target
+        other = {0: 3, 3: 0, 1: 2, 2: 1}[s]  # the other suit of c's colour
+        if _home(p, other, r - 1) and _home(p, other, r + 1):
+            return i, target
+    return None
+
+
+def _children(p: G.Position) -> list[tuple[int, int]]:
+    m = safe_move(p)
+    return [m] if m is not None else G.legal(p)
 
 
 def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
           seed: int | None = None) -> GameResult:
     lim = Limits(max_nodes, max_seconds)
     seen = {p.key}
-    stack = [(p, iter(G.legal(p)))]
+    stack = [(p, iter(_children(p)))]
     line: list[tuple[int, int]] = []
     verdict = Verdict.UNSOLVABLE
     if G.won(p):
@@ -46,7 +92,7 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
         if G.won(r):
             verdict = Verdict.SOLVED
             break
-        stack.append((r, iter(G.legal(r))))
+        stack.append((r, iter(_children(r))))
     moves = tuple(G.format_move(m) for m in line) if verdict is Verdict.SOLVED else ()
     if verdict is Verdict.SOLVED and not G.won(replay(G.play, p, moves)):
         raise AssertionError("aces-and-kings: a winning line that does not replay")
