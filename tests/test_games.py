@@ -448,3 +448,41 @@ def test_winrate_takes_the_game_and_keeps_its_rows_apart(tmp_path):
     assert json.loads(r.output)["deals"] == 40
     r = run(cli, ["winrate", "--game", "nine-packets", "--rules", "rainbow", "--seeds", "0:4"])
     assert r.exit_code == 2 and "--rules is for Canfield" in r.output
+
+
+def test_cli_hint_takes_the_game(tmp_path):
+    from click.testing import CliRunner
+
+    from canfield_solver.surfaces.cli import cli
+
+    run = CliRunner().invoke
+    p = N.deal(0)
+    line = N.solve(p).moves
+    f = tmp_path / "m.txt"
+    f.write_text("\n".join(line[:3]))
+    r = run(cli, ["hint", "0", str(f), "--game", "nine-packets", "--json"])
+    d = json.loads(r.output)
+    assert r.exit_code == 0 and d["verdict"] == "solved"
+    after = replay(N.play, p, list(line[:3]) + d["next"])
+    assert N.solve(after).solved  # the hint keeps the game winnable
+    # A move that throws the game away: the hint after it says lost (the first such move on a won deal).
+    found = None
+    for seed in range(40):
+        start = N.deal(seed)
+        won_line = N.solve(start).moves
+        for k in range(len(won_line)):
+            q = replay(N.play, start, won_line[:k])
+            bad = [m for m in N.moves(q) if not N.solve(N.play(q, m)).solved]
+            if bad:
+                found = seed, list(won_line[:k]) + bad[:1]
+                break
+        if found:
+            break
+    assert found
+    f.write_text("\n".join(found[1]))
+    r = run(cli, ["hint", str(found[0]), str(f), "--game", "nine-packets"])
+    assert r.exit_code == 1 and "lost" in r.output
+    f.write_text("\n".join(line))
+    assert "won already" in run(cli, ["hint", "0", str(f), "--game", "nine-packets"]).output
+    r = run(cli, ["hint", "0", str(f), "--game", "suit-neighbours"])
+    assert r.exit_code == 2 and "no moves to hint" in r.output

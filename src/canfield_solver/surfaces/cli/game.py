@@ -37,7 +37,7 @@ from .common import (
     where,
     why_stopped,
 )
-from .games import game_check, game_deal, game_option, game_solve, refuse_canfield_only
+from .games import game_check, game_deal, game_hint, game_option, game_solve, refuse_canfield_only
 
 
 @cli.command()
@@ -126,14 +126,18 @@ def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, ru
 @rules_option
 @search_limit_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@game_option
 def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
-         max_seconds: float, max_nodes: int | None, max_memory_mb: int, as_json: bool) -> int:
+         max_seconds: float, max_nodes: int | None, max_memory_mb: int, as_json: bool, game: str) -> int:
     """Mid-game: can the game after MOVES still be won, and what to play next.
 
     DEAL is a deal JSON file or a seed number (or give --pysolfc N); MOVES the moves played so far
     (one per line, a JSON list, or printed steps). Exits 0 when it can still
     be won, 1 when it cannot, 3 when a limit stopped the search, 2 on bad input.
     """
+    if game != "canfield":
+        refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file)
+        return game_hint(game, args, max_seconds, max_nodes, as_json)
     d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
     played = read_moves(moves_file)
     prepare_kernel()

@@ -1,4 +1,4 @@
-"""``--game NAME`` on ``deal``, ``solve`` and ``check``: the other patiences of MENDELEV.md (``games``).
+"""``--game NAME`` on ``deal``, ``solve``, ``check`` and ``hint``: the other patiences of MENDELEV.md (``games``).
 
 Canfield's commands call these when ``--game`` names another game; what a command can do for Canfield
 alone (deal files, PySolFC numbers, rules presets, threads, the layered method) is refused in one line.
@@ -17,7 +17,7 @@ from ...games.base import names, replay
 from ...solver import Verdict
 from .common import EXIT_CODES, UserError
 
-__all__ = ["game_option", "game_deal", "game_solve", "game_check", "refuse_canfield_only"]
+__all__ = ["game_option", "game_deal", "game_solve", "game_check", "game_hint", "refuse_canfield_only"]
 
 
 def game_option(f: Any) -> Any:
@@ -78,7 +78,7 @@ def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes
     return EXIT_CODES[r.verdict]
 
 
-def game_check(game: str, args: tuple[str, ...], as_json: bool) -> int:
+def _seed_and_moves(game: str, args: tuple[str, ...], verb: str) -> tuple[Any, Any, int, list[str]]:
     if len(args) != 2:
         raise UserError(f"expected SEED MOVES (2 arguments), got {len(args)}")
     try:
@@ -89,8 +89,41 @@ def game_check(game: str, args: tuple[str, ...], as_json: bool) -> int:
         raise UserError(f"seed {seed} is out of range (0 <= seed < 2**64)")
     m, p = _start(game, seed)
     if not hasattr(m, "play"):
-        raise UserError(f"{game} has no moves to check: the deal alone decides it (canfield solve --game {game})")
-    moves = read_moves(args[1])
+        raise UserError(f"{game} has no moves to {verb}: the deal alone decides it (canfield solve --game {game})")
+    return m, p, seed, read_moves(args[1])
+
+
+def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_nodes: int | None,
+              as_json: bool) -> int:
+    """Can the game after MOVES still be won, and what to play next."""
+    m, p, seed, played = _seed_and_moves(game, args, "hint")
+    try:
+        p = replay(m.play, p, played)
+    except GameError as e:
+        raise UserError(str(e)) from None
+    r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
+                seed=seed)
+    after = f"after {len(played)} moves"
+    if as_json:
+        click.echo(json.dumps({"game": game, "seed": seed, "moves_played": len(played), "verdict": r.verdict.value,
+                               "won": m.won(p), "stalled": m.stalled(p), "next": list(r.moves[:1]),
+                               "line": list(r.moves), "nodes": r.nodes, "limit": r.limit}))
+    elif m.won(p):
+        click.echo(f"{after}: won already")
+    elif r.verdict is Verdict.SOLVED:
+        click.echo(f"{after}: can still be won — a winning line of {len(r.moves)} more moves")
+        click.echo(f"next: {r.moves[0]}")
+    elif r.verdict is Verdict.UNSOLVABLE:
+        why = "the game is stalled: no move is left" if m.stalled(p) else \
+            f"no move sequence from here wins (exhaustive search: {r.nodes:,} nodes)"
+        click.echo(f"{after}: lost — {why}")
+    else:
+        click.echo(f"{after}: unknown — the {r.limit} limit stopped the search after {r.nodes:,} nodes")
+    return EXIT_CODES[r.verdict]
+
+
+def game_check(game: str, args: tuple[str, ...], as_json: bool) -> int:
+    m, p, seed, moves = _seed_and_moves(game, args, "check")
     error, played = None, 0
     for mv in moves:
         try:
