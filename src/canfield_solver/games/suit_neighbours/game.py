@@ -30,14 +30,20 @@ ROUNDS = 3
 
 @dataclass(frozen=True)
 class Removal:
-    """One removal: the round, how many cards of the round were laid, the rule, the card removed and the
-    line after it."""
+    """One removal: the round, how many cards of the round were laid, the rule, the card removed, the
+    line after it and where the card stood in the line."""
 
     round: int
     laid: int
     rule: str
     card: int
     line: tuple[int, ...]
+    index: int = 0
+
+    @property
+    def before(self) -> tuple[int, ...]:
+        """The line just before this removal."""
+        return self.line[:self.index] + (self.card,) + self.line[self.index:]
 
     def __str__(self) -> str:
         return f"round {self.round}, card {self.laid}: {self.rule} removes {card_name(self.card)}"
@@ -93,7 +99,7 @@ def lay(cards: tuple[int, ...] | list[int], round_no: int = 1, log: list[Removal
             rule, i = hit
             card = line.pop(i)
             if log is not None:
-                log.append(Removal(round_no, n, rule, card, tuple(line)))
+                log.append(Removal(round_no, n, rule, card, tuple(line), i))
     return line
 
 

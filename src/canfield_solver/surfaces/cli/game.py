@@ -37,7 +37,7 @@ from .common import (
     where,
     why_stopped,
 )
-from .games import game_check, game_deal, game_hint, game_option, game_solve, refuse_canfield_only
+from .games import game_check, game_deal, game_hint, game_option, game_show, game_solve, refuse_canfield_only
 
 
 @cli.command()
@@ -337,17 +337,25 @@ def _page_name(d: Deal) -> str:
               help="Where to write the page ('-' for stdout; default canfield-<deal>.html).")
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit of the search (and of each probe for a player's game).")
+@game_option
 def show(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
-         rules_file: str | None, moves_file: str | None, out: str | None, max_seconds: float) -> int:
+         rules_file: str | None, moves_file: str | None, out: str | None, max_seconds: float, game: str) -> int:
     """Write a self-contained HTML page to step through the winning line, the best line, or your game."""
-    d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     moves = read_moves(moves_file) if moves_file else None
+    if game != "canfield":
+        refuse_canfield_only(game, deal=deal_file, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file)
+        pg = game_show(game, seed, moves, max_seconds)
+        return _write_page(pg, out or f"{game}-seed-{seed}.html")
+    d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     prepare_kernel()
     pg = show_page(d, moves, max_seconds=max_seconds)
+    return _write_page(pg, out or _page_name(d))
+
+
+def _write_page(pg: Any, out: str) -> int:
     if out == "-":
         click.echo(pg.html, nl=False)
         return 0
-    out = out or _page_name(d)
     try:
         pg.save(out)
     except OSError as e:

@@ -1,4 +1,4 @@
-"""``--game NAME`` on ``deal``, ``solve``, ``check`` and ``hint``: the other patiences of MENDELEV.md (``games``).
+"""``--game NAME`` on ``deal``, ``solve``, ``check``, ``hint`` and ``show``: the other patiences of MENDELEV.md (``games``).
 
 Canfield's commands call these when ``--game`` names another game; what a command can do for Canfield
 alone (deal files, PySolFC numbers, rules presets, threads, the layered method) is refused in one line.
@@ -17,7 +17,7 @@ from ...games.base import names, replay
 from ...solver import Verdict
 from .common import EXIT_CODES, UserError
 
-__all__ = ["game_option", "game_deal", "game_solve", "game_check", "game_hint", "refuse_canfield_only"]
+__all__ = ["game_option", "game_deal", "game_solve", "game_check", "game_hint", "game_show", "refuse_canfield_only"]
 
 
 def game_option(f: Any) -> Any:
@@ -141,3 +141,15 @@ def game_check(game: str, args: tuple[str, ...], as_json: bool) -> int:
         click.echo(f"won: {'yes' if won else 'no'}")
         click.echo(f"stalled: {'yes — no move is left' if stalled else 'no'}")
     return 0 if error is None else 1
+
+
+def game_show(game: str, seed: int | None, moves: list[str] | None, max_seconds: float) -> Any:
+    """The replay page of a game (``surfaces.game_page.show_game``); an illegal move is one line."""
+    from ..game_page import show_game
+
+    if seed is None:
+        raise UserError(f"{game}: give --seed N (deal files are for Canfield)")
+    try:
+        return show_game(game, seed, moves, max_seconds=30.0 if max_seconds == float("inf") else max_seconds)
+    except GameError as e:
+        raise UserError(str(e)) from None

@@ -1,0 +1,153 @@
+"""The replay page of MENDELEV.md's games: one self-contained HTML file to step through a game.
+
+``game_page(game, seed, moves)`` replays ``moves`` on the game's reference engine (an illegal move is
+refused before anything is written) and draws the layout after every move: ``nine-packets`` as the
+page's pyramid of packets (face-down cards as backs), ``ten-columns`` as ten fanned columns and the two
+cards to place, ``aces-and-kings`` and ``bisley`` as the eight foundation piles over thirteen columns,
+and ``suit-neighbours`` as its line, stepping through every removal. The same controls as Canfield's
+page (``replay_page``): buttons, a slider, arrow keys, the move list, a chart; no network.
+
+``show_game(game, seed)`` picks the line: the winning line of a won deal; otherwise the page's advice
+(``nine-packets``), the first legal removal each time until the game stalls (``ten-columns``), or the
+deal alone (``aces-and-kings``); ``suit-neighbours`` always shows its removals.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+from typing import Any, Sequence
+
+from ..engine.cards import card_name, suit_of
+from ..games import deal_of, get_game
+from ..games import suit_neighbours as SN
+from ..games.base import GameError, replay
+from .replay_page import ReplayPage
+
+__all__ = ["game_frames", "game_page", "show_game"]
+
+
+def _code(card: int) -> str:
+    name = card_name(card)
+    return ("10" if name[0] == "T" else name[0]) + "CDHS"[suit_of(card)]
+
+
+def _pile(pid: str, label: str, cards: Sequence[int], *, down: int = 0, fan: bool = False) -> dict[str, Any]:
+    return {"id": pid, "label": label, "cards": [_code(c) for c in cards], "down": down, "fan": fan}
+
+
+def _nine_packets(p: Any) -> dict[str, Any]:
+    piles = [_pile(f"P{k + 1}", f"P{k + 1}", pk[-1:], down=max(0, len(pk) - 1), fan=True)
+             for k, pk in enumerate(p.packets)]
+    return {"rows": [{"piles": piles[0:1]}, {"piles": piles[1:4]}, {"piles": piles[4:9]}],
+            "sc": 36 - sum(len(pk) for pk in p.packets)}
+
+
+def _ten_columns(p: Any) -> dict[str, Any]:
+    rows = [{"piles": [_pile(f"C{c + 1}", f"C{c + 1}", col, fan=True) for c, col in enumerate(p.columns)]}]
+    if p.to_place:
+        rows.insert(0, {"piles": [_pile("place", "to place", p.to_place)]})
+    return {"rows": rows, "sc": 52 - sum(len(c) for c in p.columns) - len(p.to_place)}
+
+
+def _aces_and_kings(p: Any) -> dict[str, Any]:
+    piles = []
+    for s in range(4):
+        piles.append(_pile(f"A{s}", "CDHS"[s] + " up", [s * 13 + p.up[s] - 1]))
+    for s in range(4):
+        piles.append(_pile(f"K{s}", "CDHS"[s] + " down", [s * 13 + 13 - p.down[s]] if p.down[s] else []))
+    cols = [_pile(f"C{i + 1}", f"C{i + 1}", col, fan=True) for i, col in enumerate(p.columns)]
+    return {"rows": [{"piles": piles}, {"piles": cols}], "sc": p.home}
+
+
+def _marks(game: str, move: str) -> list[str]:
+    if game == "nine-packets":
+        return [x.strip().upper() for x in move.split("+")]
+    if game.startswith("ten-columns"):
+        return ["place"] if move.startswith("place") else [x.strip().upper() for x in move.split("+")]
+    return [move.split(">")[0].strip().upper()]
+
+
+def game_frames(game: str, start: Any, moves: Sequence[str]) -> list[dict[str, Any]]:
+    """The position before the first move and after every move, as the page draws them."""
+    m = get_game(game)
+    draw = {"nine-packets": _nine_packets, "ten-columns": _ten_columns, "aces-and-kings": _aces_and_kings}[m.NAME]
+    out, p = [], start
+    for i, mv in enumerate(moves, 1):
+        f = draw(p)
+        f["mark"] = _marks(m.NAME, mv)
+        out.append(f)
+        try:
+            p = m.play(p, mv)
+        except GameError as e:
+            raise GameError(f"move {i} ({mv!r}): {e}") from None
+    f = draw(p)
+    f["mark"] = []
+    out.append(f)
+    return out
+
+
+def _line_frame(line: Sequence[int], removed_at: int | None, sc: int, note: str) -> dict[str, Any]:
+    piles = [_pile(f"L{i}", "", (c,)) for i, c in enumerate(line)]
+    return {"rows": [{"piles": piles, "line": True}], "sc": sc, "note": note,
+            "mark": [] if removed_at is None else [f"L{removed_at}"]}
+
+
+def _render(title: str, summary: str, data: dict[str, Any], moves: Sequence[str]) -> ReplayPage:
+    body = resources.files("canfield_solver.surfaces").joinpath("game_page.html").read_text(encoding="utf-8")
+    for k, v in {"%TITLE%": html.escape(title), "%SUMMARY%": html.escape(summary),
+                 "%DATA%": json.dumps(data, separators=(",", ":")).replace("</", "<\\/")}.items():
+        body = body.replace(k, v)
+    return ReplayPage(body, title, tuple(moves))
+
+
+def game_page(game: str, seed: int, moves: Sequence[str] = (), *, summary: str = "") -> ReplayPage:
+    """The page of ``moves`` from the deal of ``seed`` in ``game`` (``suit-neighbours``: its removals)."""
+    start = deal_of(game, seed)
+    title = f"Seed {seed} · {game}"
+    if get_game(game) is SN:
+        tr = SN.play_out(start)
+        frames, texts = [], []
+        sizes = [len(s) for s in tr.starts]
+        for k, r in enumerate(tr.removals):
+            note = f"round {r.round}: {r.laid} of {sizes[r.round - 1]} cards laid"
+            frames.append(_line_frame(r.before, r.index, k, note))
+            texts.append(str(r))
+        frames.append(_line_frame(tr.left, None, len(tr.removals), f"after round 3: {len(tr.left)} cards left"))
+        data = {"frames": frames, "moves": texts, "full": 48, "unit": "cards removed"}
+        return _render(title, summary or f"{'won' if tr.won else 'lost'}: {len(tr.left)} cards left after round 3",
+                       data, texts)
+    moves = [str(x) for x in moves]
+    full, unit = (36, "cards removed") if game == "nine-packets" else \
+        (52, "cards home" if get_game(game).NAME == "aces-and-kings" else "cards removed")
+    data = {"frames": game_frames(game, start, moves), "moves": moves, "full": full, "unit": unit}
+    return _render(title, summary, data, moves)
+
+
+def show_game(game: str, seed: int, moves: Sequence[str] | None = None, *, max_seconds: float = 30.0) -> ReplayPage:
+    """The page ``canfield show --game`` writes (see the module's notes for which line it shows)."""
+    m = get_game(game)
+    start = deal_of(game, seed)
+    if m is SN:
+        return game_page(game, seed)
+    if moves is not None:
+        end = replay(m.play, start, moves)
+        state = "won" if m.won(end) else ("stalled" if m.stalled(end) else "not finished")
+        return game_page(game, seed, moves, summary=f"your game: {len(moves)} moves, {state}")
+    r = m.solve(start, max_seconds=max_seconds, seed=seed)
+    if r.solved:
+        return game_page(game, seed, r.moves, summary=f"won: a winning line of {len(r.moves)} moves")
+    what = {"unsolvable": "lost (proven)", "unknown": "not decided within the time limit"}[r.verdict.value]
+    line: list[str] = []
+    if m.NAME == "nine-packets":
+        line = m.play_advice(start)[1]
+        what += "; the page's advice played until it stalls"
+    elif m.NAME == "ten-columns":
+        p = start
+        while m.moves(p):
+            mv = m.moves(p)[0]
+            line.append(mv)
+            p = m.play(p, mv)
+        what += "; the first legal move each time, until it stalls"
+    return game_page(game, seed, line, summary=what)
