@@ -486,3 +486,25 @@ def test_cli_hint_takes_the_game(tmp_path):
     assert "won already" in run(cli, ["hint", "0", str(f), "--game", "nine-packets"]).output
     r = run(cli, ["hint", "0", str(f), "--game", "suit-neighbours"])
     assert r.exit_code == 2 and "no moves to hint" in r.output
+
+
+def test_analyze_takes_the_game():
+    from click.testing import CliRunner
+
+    from canfield_solver.games import analyze_game
+    from canfield_solver.surfaces.cli import cli
+
+    a = analyze_game("nine-packets", 0)
+    line = N.solve(N.deal(0)).moves
+    assert a["verdict"] == "solved" and a["solution_length"] == len(line)
+    # Recount the critical positions on the line by hand with the (exhaustively checked) solver.
+    crit = 0
+    for k in range(len(line)):
+        q = replay(N.play, N.deal(0), line[:k])
+        crit += any(not N.solve(N.play(q, m)).solved for m in N.moves(q))
+    assert a["critical_positions"] == crit and 0 < crit < len(line) and a["losing_moves"] >= crit
+    assert a["advice_won"] == N.play_advice(N.deal(0))[0]
+    r = CliRunner().invoke(cli, ["analyze", "--seed", "0", "--game", "suit-neighbours", "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["left_after_rounds"] == [23, 20, 17]
+    r = CliRunner().invoke(cli, ["analyze", "--seed", "0", "--game", "nine-packets", "--moves"])
+    assert r.exit_code == 2 and "--moves is for Canfield" in r.output

@@ -18,7 +18,7 @@ from types import ModuleType
 from . import aces_and_kings, nine_packets, suit_neighbours, ten_columns
 from .base import GameError, GameKey, GameResult
 
-__all__ = ["DESCRIPTIONS", "GAMES", "GameError", "GameKey", "GameResult", "deal_of", "game_names", "get_game", "study_result"]
+__all__ = ["DESCRIPTIONS", "GAMES", "GameError", "GameKey", "GameResult", "analyze_game", "deal_of", "game_names", "get_game", "study_result"]
 
 GAMES: dict[str, ModuleType] = {m.NAME: m for m in (nine_packets, aces_and_kings, suit_neighbours, ten_columns)}
 _VARIANT_OF = {v: m for m in GAMES.values() for v in m.VARIANTS}
@@ -75,3 +75,33 @@ def study_result(name: str, seed: int, *, max_nodes: int | None = None,
     if m is nine_packets:
         metrics["advice_won"] = nine_packets.play_advice(p)[0]
     return r, metrics
+
+
+def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, probe_nodes: int = 200_000) -> dict:
+    """How hard a deal of game ``name`` is: the solver's verdict and effort, the game's own figures
+    (``study_result``), and for a won deal of a game with choices, its critical positions: the positions
+    on the winning line where some legal move throws the win away (each move probed by a search of at
+    most ``probe_nodes`` nodes; a probe stopped by it counts as neither)."""
+    from ..solver import Verdict
+    from .base import replay
+
+    m = get_game(name)
+    r, metrics = study_result(name, seed, max_seconds=max_seconds)
+    out: dict = {"game": name, "seed": seed, "verdict": r.verdict.value, "nodes": r.nodes,
+                 "seconds": round(r.seconds, 6), "limit": r.limit, **metrics, **r.extra}
+    if r.verdict is Verdict.SOLVED and m is not suit_neighbours:
+        line = r.moves or m.solve(deal_of(name, seed), max_seconds=max_seconds).moves
+        out["solution_length"] = len(line)
+        p = deal_of(name, seed)
+        critical = losing = probes = 0
+        for k in range(len(line)):
+            q = replay(m.play, p, line[:k])
+            bad = 0
+            for mv in m.moves(q):
+                probes += 1
+                v = m.solve(m.play(q, mv), max_nodes=probe_nodes).verdict
+                bad += v is Verdict.UNSOLVABLE
+            losing += bad
+            critical += bad > 0
+        out.update(critical_positions=critical, losing_moves=losing, moves_probed=probes)
+    return out

@@ -37,7 +37,16 @@ from .common import (
     where,
     why_stopped,
 )
-from .games import game_check, game_deal, game_hint, game_option, game_show, game_solve, refuse_canfield_only
+from .games import (
+    game_analyze,
+    game_check,
+    game_deal,
+    game_hint,
+    game_option,
+    game_show,
+    game_solve,
+    refuse_canfield_only,
+)
 
 
 @cli.command()
@@ -302,11 +311,16 @@ def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
               help="Seed of the random player (same seed, same games).")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning line as numbered steps.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@game_option
 def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
             rules_file: str | None,
             max_seconds: float, probe_nodes: int, playouts: int, playout_seed: int, show_moves: bool,
-            as_json: bool) -> int:
+            as_json: bool, game: str) -> int:
     """How hard a deal is: search effort, solution, critical positions, greedy and random players, rating."""
+    if game != "canfield":
+        refuse_canfield_only(game, deal=deal_file, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file,
+                             moves=show_moves)
+        return game_analyze(game, seed, max_seconds, probe_nodes, as_json)
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     prepare_kernel()
     a = analyze_deal(d, max_seconds=max_seconds, probe_nodes=probe_nodes, playouts=playouts,

@@ -1,4 +1,4 @@
-"""``--game NAME`` on ``deal``, ``solve``, ``check``, ``hint`` and ``show``: the other patiences of MENDELEV.md (``games``).
+"""``--game NAME`` on ``deal``, ``solve``, ``check``, ``hint``, ``show`` and ``analyze``: the other patiences of MENDELEV.md (``games``).
 
 Canfield's commands call these when ``--game`` names another game; what a command can do for Canfield
 alone (deal files, PySolFC numbers, rules presets, threads, the layered method) is refused in one line.
@@ -17,7 +17,8 @@ from ...games.base import names, replay
 from ...solver import Verdict
 from .common import EXIT_CODES, UserError
 
-__all__ = ["game_option", "game_deal", "game_solve", "game_check", "game_hint", "game_show", "refuse_canfield_only"]
+__all__ = ["game_option", "game_deal", "game_solve", "game_check", "game_hint", "game_show", "game_analyze",
+           "refuse_canfield_only"]
 
 
 def game_option(f: Any) -> Any:
@@ -153,3 +154,26 @@ def game_show(game: str, seed: int | None, moves: list[str] | None, max_seconds:
         return show_game(game, seed, moves, max_seconds=30.0 if max_seconds == float("inf") else max_seconds)
     except GameError as e:
         raise UserError(str(e)) from None
+
+
+def game_analyze(game: str, seed: int | None, max_seconds: float, probe_nodes: int, as_json: bool) -> int:
+    from ...games import analyze_game
+
+    if seed is None:
+        raise UserError(f"{game}: give --seed N (deal files are for Canfield)")
+    a = analyze_game(game, seed, max_seconds=None if max_seconds == float("inf") else max_seconds,
+                     probe_nodes=probe_nodes)
+    if as_json:
+        click.echo(json.dumps(a))
+        return 0
+    click.echo(f"seed {seed} · {game}: {a['verdict']} in {a['seconds']:.3f} s, {a['nodes']:,} nodes")
+    labels = {"solution_length": "winning line", "critical_positions": "critical positions on it (some move loses)",
+              "losing_moves": "losing moves met along it", "advice_won": "the page's advice wins",
+              "placements_won": "placements of the last two cards that win (of 90)",
+              "left_after_rounds": "cards left after each round", "positions": "positions reached"}
+    for k, text in labels.items():
+        if k in a:
+            v = a[k]
+            v = "yes" if v is True else ("no" if v is False else v)
+            click.echo(f"  {text}: {v}")
+    return 0
