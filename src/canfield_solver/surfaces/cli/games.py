@@ -31,7 +31,9 @@ def game_option(f: Any) -> Any:
 def refuse_canfield_only(game: str, **given: Any) -> None:
     """One line for the first Canfield-only option given with another game."""
     for option, value in given.items():
-        if value not in (None, False, (), 1, "auto"):
+        unset = value is None or value is False or value == () or value == "auto" or \
+            (value == 1 and not isinstance(value, bool))  # --jobs 1 is its default
+        if not unset:
             raise UserError(f"--{option.replace('_', '-')} is for Canfield; {game} takes a SEED")
 
 
