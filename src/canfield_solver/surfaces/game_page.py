@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import html
 import json
-from importlib import resources
 from typing import Any, Sequence
 
 from ..engine.cards import card_name, suit_of
 from ..games import deal_of, get_game
 from ..games import suit_neighbours as SN
 from ..games.base import GameError, replay
-from .replay_page import ReplayPage
+from .replay_page import ReplayPage, template
 
 __all__ = ["game_frames", "game_page", "show_game"]
 
@@ -95,7 +94,7 @@ def _line_frame(line: Sequence[int], removed_at: int | None, sc: int, note: str)
 
 
 def _render(title: str, summary: str, data: dict[str, Any], moves: Sequence[str]) -> ReplayPage:
-    body = resources.files("canfield_solver.surfaces").joinpath("game_page.html").read_text(encoding="utf-8")
+    body = template("game_page.html", "Cards gone or home after each move")
     for k, v in {"%TITLE%": html.escape(title), "%SUMMARY%": html.escape(summary),
                  "%DATA%": json.dumps(data, separators=(",", ":")).replace("</", "<\\/")}.items():
         body = body.replace(k, v)

@@ -241,6 +241,19 @@ def show(obj: Any, moves: Sequence[str] | None = None, *, rules: Any = None, dea
 
 
 @functools.lru_cache(maxsize=1)
+def template(name: str = "replay_page.html", chart_label: str = "Cards on the foundations after each move") -> str:
+    """A page's HTML and script (``name`` beside this module) with what Canfield's page and the games'
+    page share filled in: the style (page.css), the controls and move list (page_side.html) and the card
+    helpers and player controls (page_controls.js); %NAME% slots left for the page's own data."""
+    files = resources.files(__package__)
+
+    def read(n: str) -> str:
+        return files.joinpath(n).read_text(encoding="utf-8")
+
+    side = read("page_side.html").replace("%CHART_LABEL%", chart_label)
+    return (read(name).replace("%STYLE%", read("page.css")).replace("%SIDE%", side)
+            .replace("%CONTROLS%", read("page_controls.js")))
+
+
 def _template() -> str:
-    """The page's HTML, CSS and script (replay_page.html beside this module), with %NAME% slots."""
-    return resources.files(__package__).joinpath("replay_page.html").read_text(encoding="utf-8")
+    return template()
