@@ -508,3 +508,15 @@ def test_analyze_takes_the_game():
     assert r.exit_code == 0 and json.loads(r.output)["left_after_rounds"] == [23, 20, 17]
     r = CliRunner().invoke(cli, ["analyze", "--seed", "0", "--game", "nine-packets", "--moves"])
     assert r.exit_code == 2 and "--moves is for Canfield" in r.output
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_aces_and_kings_solutions_replay_and_lost_stays_lost(seed, in_suit):
+    p = _near_end(random.Random(seed), in_suit)
+    r = A.solve(p)
+    assert r.verdict in (Verdict.SOLVED, Verdict.UNSOLVABLE)
+    if r.solved:
+        assert A.won(replay(A.play, p, r.moves))
+    else:
+        assert all(not A.solve(A.play(p, m)).solved for m in A.moves(p))
