@@ -80,20 +80,28 @@ def _fits(p: Position, card: int, target: int) -> bool:
     return suit_of(card) == suit_of(target) if p.in_suit else _red(card) == _red(target)
 
 
+# The cards each card may go on: one rank up or down, of its colour (index 0) or of its suit (index 1).
+_ONTO = [[tuple(t for t in range(52) if t % 13 and abs(rank_of(t) - rank_of(c)) == 1
+                and (suit_of(t) == suit_of(c) if in_suit else _red(t) == _red(c))) for c in range(52)]
+         for in_suit in (False, True)]
+
+
 def legal(p: Position) -> list[tuple[int, int]]:
     """The legal moves as ``(column, target)``: target ``ACE``, ``KING`` or a column index; foundation moves
-    first, then column moves, each by column."""
+    first, then column moves, each by column and target column."""
     home, build = [], []
-    frees = [(i, c[-1]) for i, c in enumerate(p.columns) if c]
-    for i, card in frees:
-        s, r = suit_of(card), rank_of(card)
+    where = {c[-1]: i for i, c in enumerate(p.columns) if c}
+    onto = _ONTO[p.in_suit]
+    for i, col in enumerate(p.columns):
+        if not col:
+            continue
+        card = col[-1]
+        s, r = card // 13, card % 13
         if r == p.up[s]:
             home.append((i, ACE))
         if r == 12 - p.down[s]:
             home.append((i, KING))
-        for j, t in frees:
-            if j != i and _fits(p, card, t):
-                build.append((i, j))
+        build.extend(sorted((i, where[t]) for t in onto[card] if t in where))
     return home + build
 
 
