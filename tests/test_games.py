@@ -248,7 +248,7 @@ def test_suit_neighbours_rules_by_hand():
     # Leftmost place first, R1 before R2 at the same place. With 3H 4C 5H laid, R2 at place 0 removes 3H;
     # the line is then 4C 5H and laying 6H makes R1 at place 1: 6H goes.
     assert names(S.lay(cards("3H 4C 5H 6H"))) == ["4C", "5H"]
-    # At one place both apply: AS 2S 3S: R1 at place 0 (AS, 2S) removes 2S, leaving AS 3S, then R1 again: 3S.
+    # AS 2S 3S: R1 removes 2S as soon as it lands beside AS, then 3S the same way.
     log = []
     assert names(S.lay(cards("AS 2S 3S"), log=log)) == ["AS"]
     assert [(r.rule, names([r.card])[0], r.laid) for r in log] == [("R1", "2S", 2), ("R1", "3S", 3)]
@@ -271,6 +271,28 @@ def test_suit_neighbours_relay_and_the_seed_0_game():
     # Every suit keeps a card to the end: no rule removes a suit's last card.
     assert {c // 13 for c in tr.left} == {0, 1, 2, 3}
     assert S.solve(S.deal(0)).verdict is Verdict.UNSOLVABLE and not tr.won
+
+
+def test_suit_neighbours_never_has_two_rules_to_choose_from():
+    """MENDELEV.md's order convention (leftmost place, R1 before R2) never decides anything: before every
+    removal exactly one rule applies at exactly one place. (After a complete pass no two cards of one suit
+    stand one or two apart, and a card laid or a gap closed makes one new pair at a time.)"""
+    from canfield_solver.engine.cards import suit_of
+
+    def applicable(line):
+        n = 0
+        for i in range(len(line) - 1):
+            n += suit_of(line[i]) == suit_of(line[i + 1])
+            n += i + 2 < len(line) and suit_of(line[i]) == suit_of(line[i + 2])
+        return n
+
+    removals = 0
+    for seed in range(300):
+        for r in S.play_out(S.deal(seed)).removals:
+            assert applicable(r.before) == 1, (seed, r)
+            assert applicable(r.line) <= 1  # at most the next one, made by this removal or the next card
+            removals += 1
+    assert removals > 10_000
 
 
 def test_suit_neighbours_a_won_deal_exists_and_is_decided():
