@@ -11,7 +11,7 @@ from canfield_solver import get_rules
 from canfield_solver.errors import CanfieldError
 from canfield_solver.studies.dataset import ParquetResults
 from canfield_solver.studies.store import ResultStore, StoredResult
-from canfield_solver.studies.study import run_study
+from canfield_solver.studies.study import run_study, wilson_interval
 from canfield_solver.studies.two_phase import (
     complete_prefix,
     draw_sample,
@@ -50,11 +50,13 @@ def test_the_interval_widens_when_sample_deals_stay_unknown():
     assert decided[1] < open5[1] < open15[1]
 
 
-def test_following_up_every_unknown_leaves_only_the_binomial_term():
+def test_following_up_every_unknown_leaves_only_the_binomial_share():
     est, (lo, hi) = two_phase_interval(600, 300, 100, 30, 70, 0)
-    assert est == pytest.approx(0.63)  # every deal decided: the plain share of wins
-    pa = (630 + 2) / 1004
-    assert hi - est == pytest.approx(Z * math.sqrt(pa * (1 - pa) / 1000))
+    assert est == pytest.approx(0.63)  # every deal decided: the plain share of wins, with Wilson's interval
+    assert (lo, hi) == wilson_interval(630, 1000)
+    # No unknowns at all, and none won: Wilson's upper end (0.38%), not a normal interval's.
+    assert two_phase_interval(0, 1000, 0, 0, 0, 0) == (0.0, wilson_interval(0, 1000))
+    assert round(100 * wilson_interval(0, 1000)[1], 2) == 0.38
     # A larger sample of the same unknowns gives a narrower interval.
     small = two_phase_interval(600, 300, 100, 6, 14, 0)[1]
     large = two_phase_interval(600, 300, 100, 24, 56, 0)[1]

@@ -26,8 +26,10 @@ the proportions inside the variance are replaced by Agresti and Coull's
 still carries its sampling error instead of none. Sample deals that stay
 unknown at the second limit are counted both ways: the low end of the
 interval takes them as lost, the high end as won, so the interval widens
-with them. With ``n = U`` (every unknown followed up) the second term is 0
-and the estimate is the plain share of wins.
+with them. With ``n = U`` (every unknown followed up, none left unknown, or
+no unknowns at all) the estimate is the plain share of wins, and the
+interval is Wilson's, as for any binomial share (it keeps its width at a
+rate near 0 or 1, where the normal interval would not).
 
 Rows of the follow-up pass are kept apart from the first pass's in the
 store, under the rules name ``<name>+followup``, so a deal keeps both rows
@@ -49,7 +51,7 @@ from ..errors import CanfieldError
 from ..games import GameKey
 from ..solver import Verdict
 from .seeds import SeedSet
-from .study import Z95, ProgressFn, WinRate, run_study, stored_rules
+from .study import Z95, ProgressFn, WinRate, run_study, stored_rules, wilson_interval
 
 if TYPE_CHECKING:
     from .dataset import ParquetResults
@@ -134,6 +136,9 @@ def two_phase_interval(won: int, lost: int, unknown: int, sample_won: int, sampl
         return None, (0.0, 1.0)
     if unknown and not n:
         return None, (won / n_all, (won + unknown) / n_all)
+    if n == unknown and not sample_unknown:  # every deal decided: a plain binomial share, Wilson's interval
+        k = won + sample_won
+        return k / n_all, wilson_interval(k, n_all, z)
     q_lo = sample_won / n if n else 0.0
     q_hi = (sample_won + sample_unknown) / n if n else 0.0
     p_lo = (won + unknown * q_lo) / n_all
