@@ -141,6 +141,10 @@ def table(a: argparse.Namespace) -> int:
             lo, hi = tp["ci95"]
             est = f"{100 * tp['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%)"
             pm = f"{50 * (hi - lo):.2f}"
+        elif not d["unknown"]:  # every deal decided in the first pass: Wilson's interval, no follow-up needed
+            lo, hi = d["ci95"]
+            fu, est, pm = "none needed", f"{100 * d['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%)", \
+                f"{50 * (hi - lo):.2f}"
         else:
             fu, est, pm = "–", "–", "–"
         pub = PUBLISHED.get(row.preset or "")
