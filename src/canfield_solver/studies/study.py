@@ -29,7 +29,6 @@ from .store import ResultStore, StoredResult, owner_id
 
 if TYPE_CHECKING:
     from .dataset import ParquetResults
-    from .two_phase import TwoPhase
 
 __all__ = [
     "StudyError",
@@ -94,7 +93,7 @@ class WinRate:
     wall_seconds: float = 0.0
     search_seconds: float = 0.0
     results: tuple[StoredResult, ...] = field(default=(), repr=False, compare=False)
-    two_phase: "TwoPhase | None" = field(default=None, compare=False)
+    two_phase: Any = field(default=None, compare=False)  # a two_phase.TwoPhase (that module builds on this one)
 
     @property
     def decided(self) -> int:
