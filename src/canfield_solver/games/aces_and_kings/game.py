@@ -75,9 +75,7 @@ def deal(seed: int, variant: str | None = None) -> Position:
 
 
 def _fits(p: Position, card: int, target: int) -> bool:
-    if abs(rank_of(card) - rank_of(target)) != 1:
-        return False
-    return suit_of(card) == suit_of(target) if p.in_suit else _red(card) == _red(target)
+    return target in _ONTO[p.in_suit][card]
 
 
 # The cards each card may go on: one rank up or down, of its colour (index 0) or of its suit (index 1).

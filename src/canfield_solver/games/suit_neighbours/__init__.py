@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from ...solver import Verdict
-from ..base import GameResult
+from ..base import GameResult, names
 from .game import NAME, ROUNDS, VARIANTS, Removal, Trace, deal, lay, play_out, relay_order, render, won
 
 __all__ = ["NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "play_out", "relay_order", "render",
@@ -20,8 +20,6 @@ def solve(cards: tuple[int, ...], *, max_nodes: int | None = None, max_seconds: 
     number of removals and the cards left after each round."""
     t0 = time.perf_counter()
     tr = play_out(cards)
-    from ..base import names
-
     return GameResult(NAME, Verdict.SOLVED if tr.won else Verdict.UNSOLVABLE, (), 0, time.perf_counter() - t0, None,
                       seed, {"removals": len(tr.removals), "left_after_rounds": [len(e) for e in tr.ends],
                              "left": names(tr.left)})

@@ -13,28 +13,16 @@ from . import game as G
 __all__ = ["solve", "placement_wins"]
 
 
-def _keyer(dealt: tuple[int, ...]):
-    """The key of a position: the columns' heights, and which placed card each column that holds one has
-    (a column taller than it was dealt, ``dealt``): the whole position, and the same key whichever
-    placement reached it, so one placement's losses serve every other's."""
-
-    def key(p: G.Position) -> tuple[int, ...]:
-        cols = p.columns
-        return tuple(len(c) for c in cols) + tuple(c[h] for c, h in zip(cols, dealt) if len(c) > h)
-
-    key.dealt = dealt  # type: ignore[attr-defined]
-    return key
-
-
-def _search(p: G.Position, lim: Limits, lost: set, key) -> tuple[Verdict, list[str]]:
+def _search(p: G.Position, lim: Limits, lost: set, dealt: tuple[int, ...]) -> tuple[Verdict, list[str]]:
     """The search of ``base.search_removals`` (the removals by column pair in increasing order, positions
-    proven lost remembered in ``lost`` by ``key``), on columns of ranks and a list of heights changed in
-    place instead of position objects: 1.8x faster. ``key`` is the deal's ``_keyer`` (its heights:
-    ``key.dealt``)."""
+    proven lost remembered in ``lost``), on columns of ranks and a list of heights changed in place
+    instead of position objects: 1.8x faster. A position's key is the columns' heights and which placed
+    card each column taller than it was dealt (``dealt``: the heights before the placement) holds: the
+    whole position, the same whichever placement reached it, so one placement's losses serve every
+    other's."""
     cols = p.columns
     ranks = [[c % 13 for c in col] for col in cols]
     h = [len(c) for c in cols]
-    dealt = key.dealt
     tall = [(i, cols[i][dealt[i]]) for i in range(len(cols)) if h[i] > dealt[i]]  # the placed cards
     n = len(cols)
     path: list[str] = []
@@ -84,11 +72,11 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
     search is exhausted, or unknown when a limit stops it."""
     lim = Limits(max_nodes, max_seconds)
     lost: set = set()
-    key = _keyer(tuple(len(c) for c in p.columns))
+    dealt = tuple(len(c) for c in p.columns)
     verdict, line = Verdict.UNSOLVABLE, []
     for a, b in (G.placements(p) or [(None, None)]):
         start = p if a is None else G.place(p, a, b)
-        v, rest = _search(start, lim, lost, key)
+        v, rest = _search(start, lim, lost, dealt)
         if v is Verdict.SOLVED:
             verdict, line = v, ([] if a is None else [f"place {a + 1} {b + 1}"]) + rest
             break
@@ -106,10 +94,10 @@ def placement_wins(p: G.Position, *, max_nodes: int | None = None, max_seconds: 
     unknown (the page's question: how much the placement matters)."""
     lim = Limits(max_nodes, max_seconds)
     seen: set = set()
-    key = _keyer(tuple(len(c) for c in p.columns))
+    dealt = tuple(len(c) for c in p.columns)
     won = lost = unknown = 0
     for a, b in G.placements(p):
-        v, _ = _search(G.place(p, a, b), lim, seen, key)
+        v, _ = _search(G.place(p, a, b), lim, seen, dealt)
         if v is Verdict.SOLVED:
             won += 1
         elif v is Verdict.UNSOLVABLE:
