@@ -52,8 +52,8 @@ def deal_of(name: str, seed: int):
     return m.deal(seed, name if name in m.VARIANTS else None)
 
 
-def study_result(name: str, seed: int, *, max_nodes: int | None = None,
-                 max_seconds: float | None = None) -> tuple[GameResult, dict]:
+def study_result(name: str, seed: int, *, max_nodes: int | None = None, max_seconds: float | None = None,
+                 max_memory: int | None = None) -> tuple[GameResult, dict]:
     """One deal of a study: the solver's result, and the game's own figures (``metrics``): for
     ``nine-packets`` whether the page's advice wins, for ``ten-columns`` how many of the 90 placements of
     the last two cards win (then the verdict is won when any does)."""
@@ -70,7 +70,7 @@ def study_result(name: str, seed: int, *, max_nodes: int | None = None,
         r = GameResult(name, verdict, (), 0, time.perf_counter() - t0, "nodes" if u and max_nodes else
                        ("seconds" if u else None), seed)
         return r, {"placements_won": w, "placements_lost": lost, "placements_unknown": u}
-    r = m.solve(p, max_nodes=max_nodes, max_seconds=max_seconds, seed=seed)
+    r = m.solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed)
     metrics: dict = {}
     if m is nine_packets:
         metrics["advice_won"] = nine_packets.play_advice(p)[0]

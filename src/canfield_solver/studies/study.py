@@ -188,11 +188,12 @@ def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
 
 # Work done in a worker process (local pool or Dask worker) ---------------------------------------------
 def _solve_game_chunk(key: GameKey, seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
-                      name: str) -> list[StoredResult]:
+                      name: str, max_memory_mb: int | None = None) -> list[StoredResult]:
     """A chunk of one of MENDELEV.md's games (``games.study_result``); ``best_score`` is not tracked (0)."""
     out = []
     for seed in seeds:
-        r, metrics = study_result(key.name, seed, max_nodes=max_nodes, max_seconds=max_seconds)
+        r, metrics = study_result(key.name, seed, max_nodes=max_nodes, max_seconds=max_seconds,
+                                  max_memory=max_memory_mb or DEFAULT_MEMORY_MB)
         out.append(StoredResult(name, seed, r.verdict.value, r.nodes, r.seconds, 0, len(r.moves), 0, max_seconds,
                                 r.limit, None, metrics or None, max_nodes=max_nodes))
     return out
@@ -202,7 +203,7 @@ def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], max_seconds: fl
                  max_memory_mb: int | None, with_metrics: bool, analyze_options: dict | None = None,
                  numbering: str = "spec", name: str | None = None, threads: int = 1) -> list[StoredResult]:
     if isinstance(rules, GameKey):
-        return _solve_game_chunk(rules, seeds, max_seconds, max_nodes, name or rules.name)
+        return _solve_game_chunk(rules, seeds, max_seconds, max_nodes, name or rules.name, max_memory_mb)
     name = name or (rules.name if numbering == "spec" else f"{rules.name}@{numbering}")
     memory = max_memory_mb or DEFAULT_MEMORY_MB
     out = []

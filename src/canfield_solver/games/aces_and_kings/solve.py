@@ -26,11 +26,13 @@ search against a breadth-first search over raw positions, which uses no such rul
 
 from __future__ import annotations
 
+import time
+
 from ...solver import Verdict
 from ..base import GameResult, Limits, replay
 from . import game as G
 
-__all__ = ["safe_move", "solve"]
+__all__ = ["MAX_MEMORY_MIB", "safe_move", "search_python", "solve"]
 
 
 def _home(p: G.Position, suit: int, rank: int) -> bool:
@@ -86,8 +88,10 @@ def _children(p: G.Position) -> list[tuple[int, int]]:
     return sorted(G.legal(p), key=lambda mv: _order(p, mv))
 
 
-def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          seed: int | None = None) -> GameResult:
+def search_python(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
+                  seed: int | None = None) -> GameResult:
+    """The search in plain Python, over ``game.Position`` values: the reference the compiled one
+    (``solve``) is tested against, node for node."""
     lim = Limits(max_nodes, max_seconds)
     seen = {p.key}
     stack = [(p, iter(_children(p)))]
@@ -121,3 +125,90 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
         raise AssertionError("aces-and-kings: a winning line that does not replay")
     name = "bisley" if p.in_suit else G.NAME
     return GameResult(name, verdict, moves, lim.nodes, lim.seconds, lim.hit, seed, {"positions": len(seen)})
+
+MAX_MEMORY_MIB = 1024   # the default cap on the table and the stack of one search
+
+
+def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
+          max_memory: int | None = None, seed: int | None = None) -> GameResult:
+    """Won with a move list (replayed by the reference engine), lost once every reachable position is
+    searched, or unknown when a limit stops it (``"nodes"``, ``"seconds"``, or ``"memory"``: the table of
+    reached positions and the stack together would pass ``max_memory`` MiB). The compiled search
+    (``kernel``), the same search as ``search_python``, node for node."""
+    import numpy as np
+
+    from . import kernel as K
+
+    K.warm()
+    lim = Limits(max_nodes, max_seconds)
+    cap_bytes = (MAX_MEMORY_MIB if max_memory is None else max_memory) << 20
+    if isinstance(max_memory, bool) or (max_memory is not None and (not isinstance(max_memory, int)
+                                                                     or max_memory < 1)):
+        from ...errors import CanfieldError
+        raise CanfieldError(f"max_memory must be a positive number of MiB, not {max_memory!r}")
+    cols = np.zeros((13, K.CAP), np.int64)
+    lens = np.zeros(13, np.int64)
+    for i, col in enumerate(p.columns):
+        cols[i, :len(col)] = col
+        lens[i] = len(col)
+    fnd = np.array([*p.up, *p.down], np.int64)
+    h1 = np.zeros((13, K.CAP + 1), np.uint64)
+    h2 = np.zeros((13, K.CAP + 1), np.uint64)
+    t1, t2 = np.zeros(1 << 12, np.uint64), np.zeros(1 << 12, np.uint64)
+    frames = 1 << 10
+    buf = np.zeros(frames * 16, np.int64)
+    fstart, fcount, fnext = (np.zeros(frames, np.int64) for _ in range(3))
+    meta = np.zeros(8, np.int64)
+    meta[K.M_INSUIT] = int(p.in_suit)
+    status = K.init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta)
+    budget, hit = 1 << 12, None
+
+    def used(table: int, nframes: int, nbuf: int) -> int:
+        return table * 16 + nframes * 24 + nbuf * 8
+
+    while status not in (K.WON, K.EXHAUSTED):
+        if status == K.NEED_TABLE:
+            if used(2 * t1.size, fstart.size, buf.size) > cap_bytes:
+                hit = "memory"
+                break
+            n1, n2 = np.zeros(2 * t1.size, np.uint64), np.zeros(2 * t1.size, np.uint64)
+            K.rehash(t1, t2, n1, n2)
+            t1, t2 = n1, n2
+        elif status == K.NEED_STACK:
+            if used(t1.size, 2 * fstart.size, 2 * buf.size) > cap_bytes:
+                hit = "memory"
+                break
+            fstart, fcount, fnext = (np.concatenate([a, np.zeros_like(a)]) for a in (fstart, fcount, fnext))
+            buf = np.concatenate([buf, np.zeros_like(buf)])
+        step = budget
+        if lim.max_nodes is not None:
+            step = min(step, lim.max_nodes - int(meta[K.M_NODES]))
+            if step <= 0:
+                hit = "nodes"
+                break
+        t0 = time.perf_counter()
+        status = K.search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, step)
+        if lim.max_seconds is not None and lim.seconds > lim.max_seconds and status not in (K.WON, K.EXHAUSTED):
+            hit = "seconds"
+            break
+        if time.perf_counter() - t0 < 0.02:    # calls of about 20-50 ms: the clock is read often enough
+            budget = min(budget * 2, 1 << 22)
+    nodes = int(meta[K.M_NODES])
+    if status == K.WON:
+        d = int(meta[K.M_DEPTH])
+        line = [int(buf[fstart[k] + fnext[k] - 1]) for k in range(d)]
+        moves = tuple(G.format_move(((m >> 4) & 15, _TARGET.get(m & 15, m & 15))) for m in line)
+        if not G.won(replay(G.play, p, moves)):
+            raise AssertionError("aces-and-kings: a winning line that does not replay")  # a solver bug
+        verdict = Verdict.SOLVED
+    elif status == K.EXHAUSTED:
+        verdict, moves = Verdict.UNSOLVABLE, ()
+    else:
+        verdict, moves = Verdict.UNKNOWN, ()
+    name = "bisley" if p.in_suit else G.NAME
+    return GameResult(name, verdict, moves, nodes, lim.seconds, hit if verdict is Verdict.UNKNOWN else None,
+                      seed, {"positions": int(meta[K.M_COUNT]),
+                                                         "most_home": int(meta[K.M_BEST])})
+
+
+_TARGET = {13: G.ACE, 14: G.KING}

@@ -11,7 +11,7 @@ from ...solver import Verdict
 from ..base import GameResult, Limits, replay, search_removals
 from . import game as G
 
-__all__ = ["solve", "play_advice"]
+__all__ = ["play_advice", "search_python", "solve"]
 
 
 def _children(p: G.Position):
@@ -22,12 +22,36 @@ def _children(p: G.Position):
         yield G.format_move(a, b), G.apply(p, a, b)
 
 
-def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          seed: int | None = None) -> GameResult:
-    """Won with a move list (replayed by the reference engine), lost after an exhaustive search, or unknown
-    when a limit stops it."""
+def search_python(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
+                  seed: int | None = None) -> GameResult:
+    """The search in plain Python over ``game.Position`` values: the reference the compiled one
+    (``solve``) is tested against, node for node."""
     lim = Limits(max_nodes, max_seconds)
     verdict, line = search_removals(p, _children, G.won, lambda q: q.key, lim)
+    return GameResult(G.NAME, verdict, tuple(line), lim.nodes, lim.seconds, lim.hit, seed)
+
+
+def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
+          max_memory: int | None = None, seed: int | None = None) -> GameResult:
+    """Won with a move list (replayed by the reference engine), lost after an exhaustive search, or unknown
+    when a limit stops it. The compiled search (``games.pairs_kernel``), the same as ``search_python``
+    node for node: at most 5^9 positions, so ``max_memory`` never binds (it is taken for the games'
+    common signature)."""
+    import numpy as np
+
+    from .. import pairs_kernel as PK
+
+    h = np.array([len(pk) for pk in p.packets], np.int64)
+    if PK.key_bits(h, h) is None:   # packets taller than a deal's (a constructed position): plain Python
+        return search_python(p, max_nodes=max_nodes, max_seconds=max_seconds, seed=seed)
+    PK.warm()
+    lim = Limits(max_nodes, max_seconds)
+    ranks = np.zeros((G.PACKETS, max(int(h.max()), 1)), np.int64)
+    for k, pk in enumerate(p.packets):
+        ranks[k, :len(pk)] = [c % 13 for c in pk]
+    outcome, pairs = PK.run(ranks, h, lim, 1, PK.LostTable())
+    verdict = {"won": Verdict.SOLVED, "lost": Verdict.UNSOLVABLE}.get(outcome, Verdict.UNKNOWN)
+    line = [G.format_move(a, b) for a, b in pairs]
     if verdict is Verdict.SOLVED and not G.won(replay(G.play, p, line)):
         raise AssertionError("nine-packets: a winning line that does not replay")  # a solver bug, never input
     return GameResult(G.NAME, verdict, tuple(line), lim.nodes, lim.seconds, lim.hit, seed)

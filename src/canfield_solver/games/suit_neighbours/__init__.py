@@ -14,7 +14,7 @@ __all__ = ["NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "pla
 
 
 def solve(cards: tuple[int, ...], *, max_nodes: int | None = None, max_seconds: float | None = None,
-          seed: int | None = None) -> GameResult:
+          max_memory: int | None = None, seed: int | None = None) -> GameResult:
     """Play the deal out: ``solved`` when four cards are left after round 3, else ``unsolvable``. The move list
     is empty (the player chooses nothing) and no position is searched (``nodes`` 0); ``extra`` holds the
     number of removals and the cards left after each round."""

@@ -66,17 +66,68 @@ def _search(p: G.Position, lim: Limits, lost: set, dealt: tuple[int, ...]) -> tu
     return (Verdict.SOLVED, path) if found else (Verdict.UNSOLVABLE, [])
 
 
+class _Compiled:
+    """The compiled search (``games.pairs_kernel``) of one deal, the same as ``_search`` node for node: the
+    ranks of the deal's columns with the two cards to place (if any) at their placed heights, and the
+    lost positions shared by every placement."""
+
+    def __init__(self, p: G.Position):
+        import numpy as np
+
+        from .. import pairs_kernel as PK
+
+        PK.warm()
+        self.PK, self.np = PK, np
+        self.dealt = np.array([len(c) for c in p.columns], np.int64)
+        self.ranks = np.zeros((G.COLUMNS, int(self.dealt.max()) + 1), np.int64)
+        for i, col in enumerate(p.columns):
+            self.ranks[i, :len(col)] = [c % 13 for c in col]
+        self.to_place = [c % 13 for c in p.to_place]
+        self.lost = PK.LostTable()
+        self.lost.bits = PK.key_bits(self.dealt + 1, self.dealt)   # room for every placement's heights
+
+    @classmethod
+    def of(cls, p: G.Position) -> "_Compiled | None":
+        """The compiled search of ``p``, or None when its columns are too tall for the kernel's key (a
+        constructed position, never a deal's: then the plain-Python search runs)."""
+        import numpy as np
+
+        from .. import pairs_kernel as PK
+
+        h = np.array([len(c) + 1 for c in p.columns], np.int64)
+        return cls(p) if PK.key_bits(h, h) is not None else None
+
+    def __call__(self, lim: Limits, a: int | None, b: int | None) -> tuple[Verdict, list[str]]:
+        np = self.np
+        h = self.dealt.copy()
+        tall = np.zeros(G.COLUMNS, np.int64)
+        if a is not None:
+            for code, (col, rank) in enumerate(((a, self.to_place[0]), (b, self.to_place[1])), 1):
+                self.ranks[col, h[col]] = rank
+                h[col] += 1
+                tall[col] = code
+        outcome, pairs = self.PK.run(self.ranks, h, lim, 0, self.lost, tall, self.dealt)
+        verdict = {"won": Verdict.SOLVED, "lost": Verdict.UNSOLVABLE}.get(outcome, Verdict.UNKNOWN)
+        return verdict, [f"C{x + 1}+C{y + 1}" for x, y in pairs]
+
+
 def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          seed: int | None = None) -> GameResult:
+          max_memory: int | None = None, seed: int | None = None, compiled: bool = True) -> GameResult:
     """Won with a move list (the placement first, while the two cards wait), lost after every placement's
-    search is exhausted, or unknown when a limit stops it."""
+    search is exhausted, or unknown when a limit stops it. ``compiled=False`` runs the plain-Python search
+    (the reference the tests hold the compiled one to); the lost positions are a few thousand a deal, so
+    ``max_memory`` never binds (it is taken for the games' common signature)."""
+    fast = _Compiled.of(p) if compiled else None    # loads the kernel before the clock starts
     lim = Limits(max_nodes, max_seconds)
     lost: set = set()
     dealt = tuple(len(c) for c in p.columns)
     verdict, line = Verdict.UNSOLVABLE, []
     for a, b in (G.placements(p) or [(None, None)]):
-        start = p if a is None else G.place(p, a, b)
-        v, rest = _search(start, lim, lost, dealt)
+        if fast is not None:
+            v, rest = fast(lim, a, b)
+        else:
+            start = p if a is None else G.place(p, a, b)
+            v, rest = _search(start, lim, lost, dealt)
         if v is Verdict.SOLVED:
             verdict, line = v, ([] if a is None else [f"place {a + 1} {b + 1}"]) + rest
             break
@@ -88,16 +139,17 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
     return GameResult(G.NAME, verdict, tuple(line), lim.nodes, lim.seconds, lim.hit, seed)
 
 
-def placement_wins(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None
-                   ) -> tuple[int, int, int]:
+def placement_wins(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
+                   compiled: bool = True) -> tuple[int, int, int]:
     """Of the 90 placements of the last two cards: how many win, how many lose, how many a limit left
     unknown (the page's question: how much the placement matters)."""
+    fast = _Compiled.of(p) if compiled else None
     lim = Limits(max_nodes, max_seconds)
     seen: set = set()
     dealt = tuple(len(c) for c in p.columns)
     won = lost = unknown = 0
     for a, b in G.placements(p):
-        v, _ = _search(G.place(p, a, b), lim, seen, dealt)
+        v, _ = fast(lim, a, b) if fast is not None else _search(G.place(p, a, b), lim, seen, dealt)
         if v is Verdict.SOLVED:
             won += 1
         elif v is Verdict.UNSOLVABLE:

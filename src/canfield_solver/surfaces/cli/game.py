@@ -146,7 +146,7 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
     """
     if game != "canfield":
         refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file)
-        return game_hint(game, args, max_seconds, max_nodes, as_json)
+        return game_hint(game, args, max_seconds, max_nodes, max_memory_mb, as_json)
     d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
     played = read_moves(moves_file)
     prepare_kernel()
@@ -205,7 +205,7 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
     if game != "canfield":
         refuse_canfield_only(game, deal=deal_file, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file,
                              moves_played=played_file, jobs=workers, method=method)
-        return game_solve(game, seed, max_seconds, max_nodes, show_moves, as_json)
+        return game_solve(game, seed, max_seconds, max_nodes, max_memory_mb, show_moves, as_json)
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     start: Deal | Position = d
     played: list[str] = []

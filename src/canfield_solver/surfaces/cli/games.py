@@ -56,11 +56,11 @@ def game_deal(game: str, seed: int | None, as_json: bool) -> int:
     return 0
 
 
-def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes: int | None, show_moves: bool,
-               as_json: bool) -> int:
+def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes: int | None,
+               max_memory_mb: int | None, show_moves: bool, as_json: bool) -> int:
     m, p = _start(game, seed)
     r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
-                seed=seed)
+                max_memory=max_memory_mb, seed=seed)
     if as_json:
         out = r.to_dict()
         out["game"] = game
@@ -97,7 +97,7 @@ def _seed_and_moves(game: str, args: tuple[str, ...], verb: str) -> tuple[Any, A
 
 
 def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_nodes: int | None,
-              as_json: bool) -> int:
+              max_memory_mb: int | None, as_json: bool) -> int:
     """Can the game after MOVES still be won, and what to play next."""
     m, p, seed, played = _seed_and_moves(game, args, "hint")
     try:
@@ -105,7 +105,7 @@ def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_n
     except GameError as e:
         raise UserError(str(e)) from None
     r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
-                seed=seed)
+                max_memory=max_memory_mb, seed=seed)
     after = f"after {len(played)} moves"
     if as_json:
         click.echo(json.dumps({"game": game, "seed": seed, "moves_played": len(played), "verdict": r.verdict.value,

@@ -1,0 +1,342 @@
+"""``aces-and-kings`` / ``bisley``: the compiled search (Numba), the same search as ``solve.search_python``.
+
+The depth-first graph search of ``solve``'s notes, move for move: the same safe foundation moves, the
+same move order, every position reached kept and never expanded twice, so on any position it visits
+the same positions as the plain-Python search and counts the same nodes (the agreement tests check
+it). What differs is only how a position is held:
+
+- one position, changed in place: ``cols`` (13 columns of up to ``CAP`` cards, first-dealt first) and
+  ``fnd`` (per suit, the cards on its ace pile, then on its king pile); a move is undone on the way back;
+- the canonical key (the 13 columns are interchangeable, ``game.Position.key``) as two independent
+  64-bit hashes: each column's cards hashed in order (a prefix hash per height, so a move updates it in
+  constant time), the columns' hashes mixed and summed (a sum does not see the columns' order), plus the
+  foundations'. The set of reached positions stores both words (128 bits), so two different positions
+  share a key with probability about n^2 / 2^129 for n positions: below 10^-20 at 10^9;
+- the stack of frames: each frame's moves, generated once when it is entered, in one flat buffer.
+
+The search runs for at most ``budget`` new positions and returns, its whole state in the arrays
+(resumable), so the caller checks the time between calls, and grows the table or the stack when the
+kernel asks (``NEED_TABLE``, ``NEED_STACK``) until the memory limit says ``unknown``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["CAP", "EXHAUSTED", "NEED_STACK", "NEED_TABLE", "RUNNING", "WON", "init", "rehash", "search"]
+
+CAP = 52                      # cards a column can hold (a column never holds more than the deck)
+RUNNING, WON, EXHAUSTED, NEED_TABLE, NEED_STACK = 0, 1, 2, 3, 4
+# meta's fields
+M_DEPTH, M_TOP, M_COUNT, M_NODES, M_INSUIT, M_HOME, M_BEST = 0, 1, 2, 3, 4, 5, 6
+A_PILE, K_PILE = 13, 14       # move targets besides a column index (game.ACE / game.KING)
+_OPEN = 80                    # the most moves one position can have, with room to spare (13 x 6)
+
+_C1 = np.uint64(0x9E3779B97F4A7C15)
+_C2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_SALT1 = np.uint64(0x243F6A8885A308D3)
+_SALT2 = np.uint64(0x13198A2E03707344)
+_FSALT1 = np.uint64(0xA4093822299F31D0)
+_FSALT2 = np.uint64(0x082EFA98EC4E6C89)
+
+
+@njit(cache=True, inline="always")
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _push_hash(h1, h2, i, n, card):
+    """The prefix hashes of column ``i`` at height ``n + 1``, its card at height ``n`` being ``card``."""
+    c = np.uint64(card + 1)
+    h1[i, n + 1] = _mix(h1[i, n] + c * _C1 + _SALT1)
+    h2[i, n + 1] = _mix(h2[i, n] ^ (c * _C2 + _SALT2))
+
+
+@njit(cache=True, inline="always")
+def _key(lens, h1, h2, fnd):
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
+    for i in range(13):
+        n = lens[i]
+        if n:
+            k1 += _mix(h1[i, n] ^ _SALT2)
+            k2 += _mix(h2[i, n] + _SALT1)
+    f = np.uint64(0)
+    for s in range(8):
+        f = f * np.uint64(16) + np.uint64(fnd[s])
+    k1 += _mix(f + _FSALT1)
+    k2 += _mix(f ^ _FSALT2)
+    if k1 == np.uint64(0):
+        k1 = np.uint64(1)
+    return k1, k2
+
+
+@njit(cache=True, inline="always")
+def _insert(t1, t2, k1, k2):
+    """Add the key; False when it was there already."""
+    mask = np.uint64(t1.shape[0] - 1)
+    j = k1 & mask
+    while True:
+        a = t1[j]
+        if a == np.uint64(0):
+            t1[j] = k1
+            t2[j] = k2
+            return True
+        if a == k1 and t2[j] == k2:
+            return False
+        j = (j + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def rehash(t1, t2, n1, n2):
+    """Every key of (t1, t2) into the larger empty table (n1, n2)."""
+    for j in range(t1.shape[0]):
+        if t1[j] != np.uint64(0):
+            _insert(n1, n2, t1[j], t2[j])
+
+
+@njit(cache=True, inline="always")
+def _home(fnd, suit, rank):
+    """Whether card (suit, rank) is on a foundation; a rank off the deck counts as home."""
+    if rank < 0 or rank > 12:
+        return True
+    return rank < fnd[suit] or rank > 12 - fnd[4 + suit]
+
+
+@njit(cache=True, inline="always")
+def _fits(card, target, in_suit):
+    """Whether ``card`` may go on ``target`` in the tableau (``game._ONTO``)."""
+    tr = target % 13
+    if tr == 0:
+        return False
+    d = card % 13 - tr
+    if d != 1 and d != -1:
+        return False
+    cs = card // 13
+    ts = target // 13
+    if in_suit:
+        return cs == ts
+    return (cs == 1 or cs == 2) == (ts == 1 or ts == 2)
+
+
+@njit(cache=True, inline="always")
+def _gen(cols, lens, fnd, in_suit, buf, top, keys):
+    """Write the position's moves at ``buf[top:]`` in the search's order (``solve._children``) and return
+    how many: a safe foundation move alone, else foundation moves by column (ace pile first), then column
+    moves sorted, stably, by ``solve._order``. A move is ``card * 256 + source * 16 + target``."""
+    # The safe move, if any (solve.safe_move: the first column whose free card is one).
+    for i in range(13):
+        n = lens[i]
+        if n == 0:
+            continue
+        c = cols[i, n - 1]
+        s = c // 13
+        r = c % 13
+        if r == fnd[s]:
+            t = A_PILE
+        elif r == 12 - fnd[4 + s]:
+            t = K_PILE
+        else:
+            continue
+        if in_suit or (_home(fnd, 3 - s, r - 1) and _home(fnd, 3 - s, r + 1)):
+            buf[top] = c * 256 + i * 16 + t
+            return 1
+    k = 0
+    for i in range(13):
+        n = lens[i]
+        if n == 0:
+            continue
+        c = cols[i, n - 1]
+        s = c // 13
+        r = c % 13
+        if r == fnd[s]:
+            buf[top + k] = c * 256 + i * 16 + A_PILE
+            k += 1
+        if r == 12 - fnd[4 + s]:
+            buf[top + k] = c * 256 + i * 16 + K_PILE
+            k += 1
+    nhome = k
+    for i in range(13):
+        n = lens[i]
+        if n == 0:
+            continue
+        c = cols[i, n - 1]
+        # solve._order's key for moves from column i (the same for each of its targets).
+        if n < 2:
+            pri = 5 * 64
+        else:
+            u = cols[i, n - 2]
+            us = u // 13
+            ur = u % 13
+            if ur == fnd[us] or ur == 12 - fnd[4 + us]:
+                pri = -5 * 64 - n
+            else:
+                pri = -n
+                for j in range(13):
+                    if lens[j] and _fits(u, cols[j, lens[j] - 1], in_suit):
+                        pri = -2 * 64 - n
+                        break
+        for j in range(13):
+            if j != i and lens[j] and _fits(c, cols[j, lens[j] - 1], in_suit):
+                buf[top + k] = c * 256 + i * 16 + j
+                keys[k] = pri
+                k += 1
+    # Stable insertion sort of the column moves by their key.
+    for a in range(nhome + 1, k):
+        m = buf[top + a]
+        km = keys[a]
+        b = a - 1
+        while b >= nhome and keys[b] > km:
+            buf[top + b + 1] = buf[top + b]
+            keys[b + 1] = keys[b]
+            b -= 1
+        buf[top + b + 1] = m
+        keys[b + 1] = km
+    return k
+
+
+@njit(cache=True, inline="always")
+def _apply(cols, lens, fnd, h1, h2, m):
+    i = (m >> 4) & 15
+    t = m & 15
+    lens[i] -= 1
+    c = cols[i, lens[i]]
+    if t == A_PILE:
+        fnd[c // 13] += 1
+        return 1
+    if t == K_PILE:
+        fnd[4 + c // 13] += 1
+        return 1
+    n = lens[t]
+    cols[t, n] = c
+    _push_hash(h1, h2, t, n, c)
+    lens[t] = n + 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _undo(cols, lens, fnd, h1, h2, m):
+    i = (m >> 4) & 15
+    t = m & 15
+    c = m >> 8
+    if t == A_PILE:
+        fnd[c // 13] -= 1
+    elif t == K_PILE:
+        fnd[4 + c // 13] -= 1
+    else:
+        lens[t] -= 1
+    n = lens[i]
+    cols[i, n] = c
+    _push_hash(h1, h2, i, n, c)   # a deeper move may have put another card at this height since
+    lens[i] = n + 1
+    return (t == A_PILE) or (t == K_PILE)
+
+
+@njit(cache=True)
+def init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta):
+    """Hash the start position, enter it in the table and push its frame; ``WON`` if it is won already."""
+    for i in range(13):
+        for n in range(lens[i]):
+            _push_hash(h1, h2, i, n, cols[i, n])
+    k1, k2 = _key(lens, h1, h2, fnd)
+    _insert(t1, t2, k1, k2)
+    meta[M_COUNT] = 1
+    home = 0
+    for s in range(8):
+        home += fnd[s]
+    meta[M_HOME] = home
+    meta[M_BEST] = home
+    meta[M_DEPTH] = 0
+    if home == 52:
+        return WON
+    keys = np.empty(_OPEN, np.int64)
+    fstart[0] = 0
+    fcount[0] = _gen(cols, lens, fnd, meta[M_INSUIT] == 1, buf, 0, keys)
+    fnext[0] = 0
+    meta[M_TOP] = fcount[0]
+    return RUNNING
+
+
+@njit(cache=True, nogil=True)
+def search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, budget):
+    """At most ``budget`` new positions; returns ``WON`` (the line is each frame's last move tried, frames
+    ``0 .. meta[M_DEPTH] - 1``), ``EXHAUSTED`` (every reachable position searched: lost), ``RUNNING``
+    (budget spent), or ``NEED_TABLE`` / ``NEED_STACK`` (grow that array and call again)."""
+    in_suit = meta[M_INSUIT] == 1
+    keys = np.empty(_OPEN, np.int64)
+    d = meta[M_DEPTH]
+    top = meta[M_TOP]
+    count = meta[M_COUNT]
+    home = meta[M_HOME]
+    best = meta[M_BEST]
+    nodes = 0
+    cap = t1.shape[0]
+    status = RUNNING
+    while nodes < budget:
+        if fnext[d] == fcount[d]:           # every move of this frame tried: back to its parent
+            if d == 0:
+                status = EXHAUSTED
+                break
+            top = fstart[d]
+            d -= 1
+            home -= _undo(cols, lens, fnd, h1, h2, buf[fstart[d] + fnext[d] - 1])
+            continue
+        if count * 4 >= cap * 3:
+            status = NEED_TABLE
+            break
+        if d + 2 >= fstart.shape[0] or top + _OPEN >= buf.shape[0]:
+            status = NEED_STACK
+            break
+        m = buf[fstart[d] + fnext[d]]
+        fnext[d] += 1
+        home += _apply(cols, lens, fnd, h1, h2, m)
+        k1, k2 = _key(lens, h1, h2, fnd)
+        if not _insert(t1, t2, k1, k2):      # reached before: searched from its first visit
+            home -= _undo(cols, lens, fnd, h1, h2, m)
+            continue
+        count += 1
+        nodes += 1
+        d += 1
+        if home > best:
+            best = home
+        if home == 52:
+            status = WON
+            break
+        fstart[d] = top
+        fcount[d] = _gen(cols, lens, fnd, in_suit, buf, top, keys)
+        fnext[d] = 0
+        top += fcount[d]
+    meta[M_DEPTH] = d
+    meta[M_TOP] = top
+    meta[M_COUNT] = count
+    meta[M_HOME] = home
+    meta[M_BEST] = best
+    meta[M_NODES] += nodes
+    return status
+
+
+_warm = False
+
+
+def warm() -> None:
+    """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process:
+    a compile takes seconds, and a search's time limit should not pay for it)."""
+    global _warm
+    if _warm:
+        return
+    cols = np.zeros((13, CAP), np.int64)
+    lens = np.zeros(13, np.int64)
+    cols[0, 0], lens[0] = 12, 1                 # one king left: one move, then won
+    fnd = np.array([12, 13, 13, 13, 0, 0, 0, 0], np.int64)
+    h1, h2 = np.zeros((13, CAP + 1), np.uint64), np.zeros((13, CAP + 1), np.uint64)
+    t1, t2 = np.zeros(16, np.uint64), np.zeros(16, np.uint64)
+    buf, fstart, fcount, fnext = (np.zeros(64, np.int64) for _ in range(4))
+    meta = np.zeros(8, np.int64)
+    init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta)
+    search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, 16)
+    rehash(t1, t2, np.zeros(32, np.uint64), np.zeros(32, np.uint64))
+    _warm = True

@@ -1,0 +1,89 @@
+"""The games' compiled searches (``games/pairs_kernel.py``, ``games/aces_and_kings/kernel.py``) against
+their plain-Python searches, node for node: the same verdict, the same node count and the same line on
+deals and on constructed positions, and the limits (nodes, seconds, memory) ending in ``unknown``."""
+
+import importlib
+import random
+
+import pytest
+
+from canfield_solver.games import aces_and_kings as A
+from canfield_solver.games import nine_packets as N
+from canfield_solver.games import ten_columns as T
+from canfield_solver.games.base import replay
+from canfield_solver.solver import Verdict
+
+AK = importlib.import_module("canfield_solver.games.aces_and_kings.solve")
+NP = importlib.import_module("canfield_solver.games.nine_packets.solve")
+TC = importlib.import_module("canfield_solver.games.ten_columns.solve")
+
+
+def _same(a, b):
+    return (a.verdict, a.nodes, a.moves) == (b.verdict, b.nodes, b.moves)
+
+
+def test_nine_packets_compiled_is_the_python_search():
+    verdicts = set()
+    for seed in range(300):
+        p = N.deal(seed)
+        a, b = NP.search_python(p), N.solve(p)
+        assert _same(a, b), seed
+        verdicts.add(b.verdict)
+    assert verdicts == {Verdict.SOLVED, Verdict.UNSOLVABLE}
+    # A constructed position whose packets are too tall for the kernel's key is searched in Python.
+    tall = N.Position(((0, 13, 26, 39, 5, 18, 31, 44),) + ((),) * 8)
+    assert N.solve(tall).verdict is Verdict.UNSOLVABLE
+
+
+@pytest.mark.parametrize("variant", [None, "ten-columns-dealt"])
+def test_ten_columns_compiled_is_the_python_search(variant):
+    verdicts = set()
+    for seed in range(60 if variant is None else 300):
+        p = T.deal(seed, variant)
+        a, b = TC.solve(p, compiled=False), TC.solve(p)
+        assert _same(a, b), seed
+        verdicts.add(b.verdict)
+        if variant is None and seed < 25:
+            assert TC.placement_wins(p, compiled=False) == TC.placement_wins(p)
+    assert verdicts == {Verdict.SOLVED, Verdict.UNSOLVABLE}
+
+
+@pytest.mark.parametrize("variant", [None, "bisley"])
+def test_aces_and_kings_compiled_is_the_python_search(variant):
+    verdicts = set()
+    for seed in range(40):
+        p = A.deal(seed, variant)
+        a, b = AK.search_python(p, max_nodes=20_000), A.solve(p, max_nodes=20_000)
+        assert b.verdict == a.verdict and b.moves == a.moves, seed
+        # A search stopped by its node limit counts the node that hit it in Python only.
+        assert b.nodes == a.nodes - (a.verdict is Verdict.UNKNOWN), seed
+        verdicts.add(b.verdict)
+        if b.solved:
+            assert A.won(replay(A.play, p, b.moves))
+    assert Verdict.SOLVED in verdicts and Verdict.UNKNOWN in verdicts
+    if variant == "bisley":
+        assert Verdict.UNSOLVABLE in verdicts   # seed 2 of bisley: lost after 23,013 positions
+
+
+def test_aces_and_kings_compiled_on_constructed_positions():
+    # Positions near the end, crowded into a few columns (test_games._near_end): the columns move a lot.
+    from test_games import _near_end
+
+    for trial in range(60):
+        rng = random.Random(trial)
+        p = _near_end(rng, trial % 2 == 1, most_out=5)
+        a, b = AK.search_python(p, max_nodes=50_000), A.solve(p, max_nodes=50_000)
+        assert b.verdict == a.verdict and b.moves == a.moves, trial
+
+
+def test_compiled_limits_end_in_unknown():
+    r = A.solve(A.deal(0), max_nodes=1000)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes" and r.nodes == 1000
+    r = A.solve(A.deal(0), max_memory=1)   # 1 MiB: the table cannot grow past 2^15 positions
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "memory" and 0 < r.nodes < 1 << 16
+    r = A.solve(A.deal(0), max_seconds=0.2)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "seconds" and r.seconds < 2
+    r = N.solve(N.deal(1), max_nodes=2)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes"
+    r = T.solve(T.deal(3), max_nodes=5)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes"
