@@ -124,10 +124,13 @@ def _fits(card, target, in_suit):
 
 
 @njit(cache=True, inline="always")
-def _gen(cols, lens, fnd, in_suit, buf, top, keys):
+def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
     """Write the position's moves at ``buf[top:]`` in the search's order (``solve._children``) and return
     how many: a safe foundation move alone, else foundation moves by column (ace pile first), then column
-    moves sorted, stably, by ``solve._order``. A move is ``card * 256 + source * 16 + target``."""
+    moves sorted, stably, by ``solve._order``. A move is ``card * 256 + source * 16 + target``.
+
+    With ``rng[0] != 0`` (a restart's xorshift state), column moves of one ``_order`` class are tried in a
+    pseudo-random order instead of by column: the order only decides how soon a win is found."""
     # The safe move, if any (solve.safe_move: the first column whose free card is one).
     for i in range(13):
         n = lens[i]
@@ -183,7 +186,15 @@ def _gen(cols, lens, fnd, in_suit, buf, top, keys):
         for j in range(13):
             if j != i and lens[j] and _fits(c, cols[j, lens[j] - 1], in_suit):
                 buf[top + k] = c * 256 + i * 16 + j
-                keys[k] = pri
+                if rng[0] == np.uint64(0):
+                    keys[k] = pri
+                else:
+                    x = rng[0]
+                    x ^= x << np.uint64(13)
+                    x ^= x >> np.uint64(7)
+                    x ^= x << np.uint64(17)
+                    rng[0] = x
+                    keys[k] = pri * 1024 + np.int64(x >> np.uint64(54))
                 k += 1
     # Stable insertion sort of the column moves by their key.
     for a in range(nhome + 1, k):
@@ -197,6 +208,55 @@ def _gen(cols, lens, fnd, in_suit, buf, top, keys):
         buf[top + b + 1] = m
         keys[b + 1] = km
     return k
+
+
+@njit(cache=True, inline="always")
+def _below(where, y, i, k):
+    """Whether card ``y`` lies in column ``i`` below height ``k``."""
+    w = where[y]
+    return w >= 0 and w // 64 == i and w % 64 < k
+
+
+@njit(cache=True, inline="always")
+def _frozen(cols, lens, fnd, in_suit, where):
+    """Whether some card can never leave its column (``solve.frozen_card``, whose notes say why the
+    position is then lost). ``where`` is a scratch array of 52."""
+    for c in range(52):
+        where[c] = -1
+    for i in range(13):
+        for k in range(lens[i]):
+            where[cols[i, k]] = i * 64 + k
+    for i in range(13):
+        for k in range(lens[i]):
+            x = cols[i, k]
+            s = x // 13
+            r = x % 13
+            if r == 12 or r == fnd[s] or r == 12 - fnd[4 + s]:
+                continue                     # a king, or its pile's next card: home once free
+            blocked = False
+            for q in range(fnd[s], r):       # the ace pile takes x after every lower card of its suit
+                if _below(where, s * 13 + q, i, k):
+                    blocked = True
+                    break
+            if not blocked:
+                continue
+            blocked = False
+            for q in range(r + 1, 13 - fnd[4 + s]):   # the king pile after every higher one
+                if _below(where, s * 13 + q, i, k):
+                    blocked = True
+                    break
+            if not blocked:
+                continue
+            free = False                     # each card x may go on: home, or below x
+            for ts in range(4):
+                if ts != s and (in_suit or ts != 3 - s):
+                    continue
+                for tr in (r - 1, r + 1):
+                    if 1 <= tr <= 12 and where[ts * 13 + tr] >= 0 and not _below(where, ts * 13 + tr, i, k):
+                        free = True
+            if not free:
+                return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -237,7 +297,7 @@ def _undo(cols, lens, fnd, h1, h2, m):
 
 
 @njit(cache=True)
-def init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta):
+def init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng):
     """Hash the start position, enter it in the table and push its frame; ``WON`` if it is won already."""
     for i in range(13):
         for n in range(lens[i]):
@@ -253,21 +313,24 @@ def init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta):
     meta[M_DEPTH] = 0
     if home == 52:
         return WON
+    if _frozen(cols, lens, fnd, meta[M_INSUIT] == 1, np.empty(52, np.int64)):
+        return EXHAUSTED
     keys = np.empty(_OPEN, np.int64)
     fstart[0] = 0
-    fcount[0] = _gen(cols, lens, fnd, meta[M_INSUIT] == 1, buf, 0, keys)
+    fcount[0] = _gen(cols, lens, fnd, meta[M_INSUIT] == 1, buf, 0, keys, rng)
     fnext[0] = 0
     meta[M_TOP] = fcount[0]
     return RUNNING
 
 
 @njit(cache=True, nogil=True)
-def search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, budget):
+def search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng, budget):
     """At most ``budget`` new positions; returns ``WON`` (the line is each frame's last move tried, frames
     ``0 .. meta[M_DEPTH] - 1``), ``EXHAUSTED`` (every reachable position searched: lost), ``RUNNING``
     (budget spent), or ``NEED_TABLE`` / ``NEED_STACK`` (grow that array and call again)."""
     in_suit = meta[M_INSUIT] == 1
     keys = np.empty(_OPEN, np.int64)
+    where = np.empty(52, np.int64)
     d = meta[M_DEPTH]
     top = meta[M_TOP]
     count = meta[M_COUNT]
@@ -300,14 +363,18 @@ def search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, bu
             continue
         count += 1
         nodes += 1
-        d += 1
         if home > best:
             best = home
         if home == 52:
+            d += 1
             status = WON
             break
+        if _frozen(cols, lens, fnd, in_suit, where):   # lost: not expanded
+            home -= _undo(cols, lens, fnd, h1, h2, m)
+            continue
+        d += 1
         fstart[d] = top
-        fcount[d] = _gen(cols, lens, fnd, in_suit, buf, top, keys)
+        fcount[d] = _gen(cols, lens, fnd, in_suit, buf, top, keys, rng)
         fnext[d] = 0
         top += fcount[d]
     meta[M_DEPTH] = d
@@ -336,7 +403,8 @@ def warm() -> None:
     t1, t2 = np.zeros(16, np.uint64), np.zeros(16, np.uint64)
     buf, fstart, fcount, fnext = (np.zeros(64, np.int64) for _ in range(4))
     meta = np.zeros(8, np.int64)
-    init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta)
-    search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, 16)
+    rng = np.ones(1, np.uint64)
+    init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng)
+    search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng, 16)
     rehash(t1, t2, np.zeros(32, np.uint64), np.zeros(32, np.uint64))
     _warm = True
