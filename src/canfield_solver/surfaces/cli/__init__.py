@@ -8,11 +8,12 @@ interrupted, 70 a bug. Errors are one line on stderr, never a traceback.
 - ``common``: the group (errors into one line and an exit code), the shared options, deal loading, notices.
 - ``game``: one deal: ``deal``, ``check``, ``hint``, ``solve``, ``analyze``, ``show``, ``rules``.
 - ``studies``: many deals: ``winrate``, ``export``, ``pick``, ``verify``.
+- ``play``: ``play``, the local web app to play a deal in the browser (``surfaces.web``).
 """
 
 from __future__ import annotations
 
-from . import game, studies  # noqa: F401  (their commands join the group)
+from . import game, play, studies  # noqa: F401  (their commands join the group)
 from .common import cli
 
 __all__ = ["cli", "main"]

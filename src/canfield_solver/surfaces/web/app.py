@@ -1,0 +1,339 @@
+"""The play server: a Starlette (ASGI) app over ``session.Game`` and the ``meter``'s worker processes.
+
+The JSON API (docs/play.md lists every endpoint; ``GET /api`` too) holds one game per browser tab in
+memory; it reads and writes no files. Every request is checked: a body over ``MAX_BODY`` bytes gets
+413, malformed JSON 400, a wrong type or an unknown field 422, an unknown game 404, an illegal move 400
+with the engine's reason, too many requests for one game (or too many new games from one client) 429;
+every error is ``{"error": "one line"}``, never a traceback, and the server keeps serving.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+import threading
+import time
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from ...engine.deal import Deal
+from ...errors import CanfieldError
+from ..replay_page import page as replay_page
+from .meter import Meter, measure
+from .session import Game
+
+__all__ = ["API", "MAX_BODY", "MAX_GAMES", "create_app"]
+
+MAX_BODY = 64 * 1024     # bytes: a deal is under 2 KiB
+MAX_GAMES = 256          # games held at once; the least recently used one goes when a new one needs room
+GAME_RATE = (120, 60.0)  # per game: a burst of 120 requests, then 60 a second (a person plays a few a second)
+NEW_RATE = (60, 5.0)     # per client address: a burst of 60 new games, then 5 a second
+
+API = [
+    ("GET", "/api", "this list"),
+    ("POST", "/api/games", "start a game: {} (the server's deal), {\"seed\": N}, {\"pysolfc\": N} or "
+                           "{\"deal\": {...SPEC deal JSON...}}, each with an optional \"rules\": preset; 201 and the state"),
+    ("GET", "/api/games/{id}", "the state: layout, legal moves, moves played, meter"),
+    ("POST", "/api/games/{id}/moves", "play {\"move\": \"W>F\"} (SPEC §4 notation): the new state, or 400 and why"),
+    ("POST", "/api/games/{id}/undo", "take back the last move"),
+    ("POST", "/api/games/{id}/redo", "play again the last move taken back"),
+    ("GET", "/api/games/{id}/hint", "the next step of a winning line, when the meter has one"),
+    ("GET", "/api/games/{id}/solution", "the winning line from here and its frames, when the meter has one"),
+    ("GET", "/api/games/{id}/export", "the moves played, one a line, as `canfield check` reads them"),
+    ("GET", "/api/games/{id}/replay", "the game's replay page (one HTML file)"),
+    ("DELETE", "/api/games/{id}", "end the game"),
+]
+
+
+class _Bucket:
+    """A token bucket: ``take()`` is False once the burst is spent faster than the rate refills it."""
+
+    def __init__(self, burst: int, rate: float):
+        self.burst, self.rate, self.tokens, self.t = burst, rate, float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class _Fail(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def _asset(name: str) -> str:
+    base = resources.files("canfield_solver.surfaces")
+    return (base / "web" / name).read_text(encoding="utf-8") if name.startswith("play") else \
+        (base / name).read_text(encoding="utf-8")
+
+
+def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_seconds: float = 10.0,
+               max_memory_mb: int = 256, meter: bool = True, game_rate: tuple[int, float] = GAME_RATE,
+               new_rate: tuple[int, float] = NEW_RATE) -> Starlette:
+    """The app. ``initial``: what ``POST /api/games`` with an empty body starts (``{"seed": N}``,
+    ``{"pysolfc": N}`` or ``{"deal": {...}}``, optional ``"rules"``; default seed 0). ``meter=False``
+    measures inline at each request instead of in worker processes (for tests of the API alone)."""
+    initial = dict(initial or {"seed": 0})
+    games: dict[str, Game] = {}
+    games_lock = threading.Lock()
+    buckets: dict[str, _Bucket] = {}
+    new_buckets: dict[str, _Bucket] = {}
+    state: dict[str, Any] = {"meter": None}
+
+    def deal_of(spec: dict[str, Any]) -> tuple[Deal, str]:
+        allowed = {"seed", "pysolfc", "deal", "rules"}
+        extra = set(spec) - allowed
+        if extra:
+            raise _Fail(422, f"unknown field {sorted(extra)[0]!r} (fields: seed, pysolfc, deal, rules)")
+        given = [k for k in ("seed", "pysolfc", "deal") if k in spec]
+        if len(given) > 1:
+            raise _Fail(422, f"give one of seed, pysolfc and deal, not {' and '.join(given)}")
+        if not given:
+            spec = {**initial, **({"rules": spec["rules"]} if "rules" in spec else {})}
+            given = [k for k in ("seed", "pysolfc", "deal") if k in spec]
+        rules = spec.get("rules")
+        if rules is not None and not isinstance(rules, str):
+            raise _Fail(422, f"rules must be a preset name (a string), not {rules!r}")
+        kind = given[0]
+        value = spec[kind]
+        try:
+            if kind == "seed":
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise _Fail(422, f"seed must be an integer, not {value!r}")
+                return Deal.from_seed(value, rules or "canfield"), f"seed {value}"
+            if kind == "pysolfc":
+                from ...formats import pysolfc_deal
+
+                if isinstance(value, bool) or not isinstance(value, (int, str)):
+                    raise _Fail(422, f"pysolfc must be a game number, not {value!r}")
+                return pysolfc_deal(value, rules or "pysolfc-canfield"), f"PySolFC game {value}"
+            if not isinstance(value, dict):
+                raise _Fail(422, "deal must be a SPEC deal JSON object")
+            from ...formats import deal_from_data
+
+            return deal_from_data(value, rules), "deal"
+        except ImportError:
+            raise _Fail(422, "PySolFC game numbers need the 'pysolfc' extra (pip install 'canfield-solver[pysolfc]')")
+        except CanfieldError as e:
+            raise _Fail(422, str(e)) from None
+
+    async def body(request: Request) -> dict[str, Any]:
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            raise _Fail(413, f"the request body is over {MAX_BODY} bytes")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise _Fail(413, f"the request body is over {MAX_BODY} bytes")
+        if not raw.strip():
+            return {}
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as e:
+            raise _Fail(400, f"malformed JSON: {str(e).splitlines()[0]}") from None
+        if not isinstance(data, dict):
+            raise _Fail(422, f"the body must be a JSON object, not {type(data).__name__}")
+        return data
+
+    def client(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    def game_of(request: Request) -> Game:
+        gid = request.path_params["id"]
+        with games_lock:
+            g = games.get(gid)
+        if g is None:
+            raise _Fail(404, f"no game {gid!r} (it ended, or the server restarted)")
+        b = buckets.setdefault(gid, _Bucket(*game_rate))
+        if not b.take():
+            raise _Fail(429, "too many requests for this game; slow down")
+        g.last_used = time.monotonic()
+        return g
+
+    def measure_now(g: Game) -> None:
+        m = state["meter"]
+        if m is not None:
+            m.start(g)
+        elif meter is False:
+            g.take_reading(g.generation, measure(g.job(), None, max_seconds, max_memory_mb))
+
+    def handler(fn):
+        async def run(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except _Fail as e:
+                return _error(e.status, e.message)
+            except CanfieldError as e:
+                return _error(400, str(e).splitlines()[0])
+        return run
+
+    @handler
+    async def api(request: Request) -> Response:
+        return JSONResponse({"endpoints": [{"method": m, "path": p, "does": d} for m, p, d in API]})
+
+    @handler
+    async def new_game(request: Request) -> Response:
+        spec = await body(request)
+        if not new_buckets.setdefault(client(request), _Bucket(*new_rate)).take():
+            raise _Fail(429, "too many new games; slow down")
+        deal, label = deal_of(spec)
+        g = Game(secrets.token_urlsafe(9), deal, label)
+        with games_lock:
+            while len(games) >= MAX_GAMES:
+                oldest = min(games.values(), key=lambda x: x.last_used)
+                games.pop(oldest.id)
+                buckets.pop(oldest.id, None)
+                if state["meter"] is not None:
+                    state["meter"].forget(oldest.id)
+            games[g.id] = g
+        with g.lock:
+            measure_now(g)
+            return JSONResponse(g.state(), status_code=201)
+
+    @handler
+    async def get_game(request: Request) -> Response:
+        g = game_of(request)
+        with g.lock:
+            return JSONResponse(g.state())
+
+    @handler
+    async def play(request: Request) -> Response:
+        g = game_of(request)
+        data = await body(request)
+        if set(data) != {"move"}:
+            raise _Fail(422, 'give the move as {"move": "W>F"}')
+        with g.lock:
+            g.play(data["move"])
+            measure_now(g)
+            return JSONResponse(g.state())
+
+    def change(what: str):
+        @handler
+        async def run(request: Request) -> Response:
+            g = game_of(request)
+            await body(request)
+            with g.lock:
+                getattr(g, what)()
+                if g.meter.state == "pending":
+                    measure_now(g)
+                elif state["meter"] is not None:
+                    state["meter"].cancel(g)
+                return JSONResponse(g.state())
+        return run
+
+    @handler
+    async def hint(request: Request) -> Response:
+        g = game_of(request)
+        with g.lock:
+            m = g.meter
+            if m.state == "winnable":
+                return JSONResponse({"hint": list(m.next_moves), "meter": m.to_dict()})
+            why = {"pending": "the search of this position is still running; ask again in a moment",
+                   "lost": "this position cannot be won: no move leads to a win",
+                   "unknown": m.why or "the search stopped at its limit"}[m.state]
+            return JSONResponse({"hint": None, "why": why, "meter": m.to_dict()})
+
+    @handler
+    async def solution(request: Request) -> Response:
+        g = game_of(request)
+        with g.lock:
+            if g.meter.state != "winnable":
+                raise _Fail(409, "no winning line known from this position (the meter says "
+                                 f"{g.meter.state})")
+            return JSONResponse(g.solution_frames())
+
+    @handler
+    async def export(request: Request) -> Response:
+        g = game_of(request)
+        with g.lock:
+            text = "".join(m + "\n" for m in g.moves)
+        name = g.label.replace(" ", "-")
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}-moves.txt"'})
+
+    @handler
+    async def replay(request: Request) -> Response:
+        g = game_of(request)
+        with g.lock:
+            moves, deal, label = list(g.moves), g.deal, g.label
+        p = replay_page(deal, moves, title=f"Canfield, {label}: a game of {len(moves)} moves")
+        name = label.replace(" ", "-")
+        return HTMLResponse(p.html, headers={"Content-Disposition": f'attachment; filename="{name}-replay.html"'})
+
+    @handler
+    async def end_game(request: Request) -> Response:
+        g = game_of(request)
+        with games_lock:
+            games.pop(g.id, None)
+        if state["meter"] is not None:
+            state["meter"].forget(g.id)
+        return Response(status_code=204)
+
+    def static(name: str, media: str):
+        text = _asset(name)
+
+        async def run(request: Request) -> Response:
+            return Response(text, media_type=media, headers={"Cache-Control": "no-cache"})
+        return run
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 500)
+        detail = getattr(exc, "detail", "") or ""
+        msg = {404: f"no such page or endpoint: {request.url.path}",
+               405: f"{request.method} is not allowed on {request.url.path}"}.get(status, str(detail))
+        return _error(status, msg)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return _error(500, f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        if meter:
+            m = Meter(workers=workers, max_seconds=max_seconds, max_memory_mb=max_memory_mb)
+            m.warm()
+            state["meter"] = m
+        try:
+            yield
+        finally:
+            if state["meter"] is not None:
+                state["meter"].close()
+                state["meter"] = None
+
+    routes = [
+        Route("/", static("play.html", "text/html"), methods=["GET"]),
+        Route("/play.js", static("play.js", "text/javascript"), methods=["GET"]),
+        Route("/play.css", static("play.css", "text/css"), methods=["GET"]),
+        Route("/page.css", static("page.css", "text/css"), methods=["GET"]),
+        Route("/api", api, methods=["GET"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{id}", get_game, methods=["GET"]),
+        Route("/api/games/{id}", end_game, methods=["DELETE"]),
+        Route("/api/games/{id}/moves", play, methods=["POST"]),
+        Route("/api/games/{id}/undo", change("undo"), methods=["POST"]),
+        Route("/api/games/{id}/redo", change("redo"), methods=["POST"]),
+        Route("/api/games/{id}/hint", hint, methods=["GET"]),
+        Route("/api/games/{id}/solution", solution, methods=["GET"]),
+        Route("/api/games/{id}/export", export, methods=["GET"]),
+        Route("/api/games/{id}/replay", replay, methods=["GET"]),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.state.games = games
+    return app

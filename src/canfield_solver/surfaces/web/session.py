@@ -1,0 +1,195 @@
+"""One game in progress, as the play server holds it: the deal, the moves played, undo and redo, the
+position drawn as the replay page draws it, and what the meter knows about each position on the way.
+
+No web and no solver here: ``Game`` is plain Python over the reference engine (``engine.game``), so
+the API's rules are the engine's (an illegal move is refused with the engine's reason), and the meter's
+searches run elsewhere (``meter``) on what ``Game.job`` hands them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...engine.deal import Deal
+from ...engine.game import Position
+from ...engine.moves import parse_move
+from ...errors import CanfieldError
+from ..replay_page import _frame, frames
+
+__all__ = ["Game", "MeterReading"]
+
+
+@dataclass
+class MeterReading:
+    """What the meter says about the position after ``moves`` moves.
+
+    ``state``: ``"winnable"``, ``"lost"``, ``"unknown"`` (a limit stopped the search, or the server was
+    too busy to start one) or ``"pending"`` (a search is running). For ``lost``: ``stalled`` when no
+    progress move can ever be reached again (SPEC §3), and ``lost_at``, the move after which the game
+    could no longer be won (0: the deal itself cannot be won), when the search back along the game
+    found it (``lost_between`` otherwise: the first and last move it can be)."""
+
+    moves: int
+    state: str = "pending"
+    stalled: bool = False
+    lost_at: int | None = None
+    lost_between: tuple[int, int] | None = None
+    next_moves: tuple[str, ...] = ()
+    solution: tuple[str, ...] = ()
+    limit: str | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    why: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"moves": self.moves, "state": self.state, "stalled": self.stalled, "lost_at": self.lost_at,
+                "lost_between": list(self.lost_between) if self.lost_between else None,
+                "next_moves": list(self.next_moves), "limit": self.limit, "nodes": self.nodes,
+                "seconds": round(self.seconds, 3), "why": self.why}
+
+
+@dataclass
+class Game:
+    """A game in progress. ``play``, ``undo``, ``redo`` raise ``CanfieldError`` with a one-line reason
+    when refused; each change starts a new ``generation`` (the meter's readings of older ones are
+    dropped when they arrive)."""
+
+    id: str
+    deal: Deal
+    label: str
+    moves: list[str] = field(default_factory=list)
+    undone: list[str] = field(default_factory=list)
+    generation: int = 0
+    meter: MeterReading = field(default_factory=lambda: MeterReading(0))
+    # Verdicts of the positions after k moves of the line played (and undone), as far as the meter found
+    # them ("winnable" / "lost"), and its full readings of those positions.
+    known: dict[int, str] = field(default_factory=dict)
+    readings: dict[int, MeterReading] = field(default_factory=dict)
+    last_used: float = field(default_factory=time.monotonic)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)   # the meter's callback may run inside
+
+    def __post_init__(self) -> None:
+        self.pos = Position(self.deal)
+        self._keys: list[tuple] = [self.pos.key()]     # the position after k moves
+        self._since: list[int] = [0]                   # after k moves: the last progress move's number
+
+    # Playing ----------------------------------------------------------------------------------------
+    def play(self, move: Any) -> None:
+        if not isinstance(move, str):
+            raise CanfieldError(f"a move is a string such as 'W>F' or 'draw', not {move!r}")
+        m = parse_move(move)                              # MoveError (a CanfieldError) names a bad text
+        before = self.pos.copy()
+        self.pos.play(m)                                  # IllegalMoveError names why it is illegal
+        n = len(self.moves)
+        if self.undone and self.undone[-1] == str(m):     # the move taken back: the same line
+            self.undone.pop()
+        else:                                             # another line: forget the old one's future
+            self.undone.clear()
+            for d in (self.known, self.readings):
+                for k in [k for k in d if k > n]:
+                    del d[k]
+        self._advance(str(m), before, m)
+
+    def _advance(self, text: str, before: Position, m: Any) -> None:
+        self.moves.append(text)
+        progress = m.src not in ("draw", "redeal") and Position.is_progress(before, m, self.pos)
+        self._since.append(len(self.moves) if progress else self._since[-1])
+        self._keys.append(self.pos.key())
+        self._changed()
+
+    def undo(self) -> None:
+        if not self.moves:
+            raise CanfieldError("nothing to undo")
+        self.pos.undo()
+        self.undone.append(self.moves.pop())
+        self._keys.pop()
+        self._since.pop()
+        self._changed()
+
+    def redo(self) -> None:
+        if not self.undone:
+            raise CanfieldError("nothing to redo")
+        m = parse_move(self.undone[-1])
+        before = self.pos.copy()
+        self.pos.play(m)
+        self._advance(self.undone.pop(), before, m)
+
+    def _changed(self) -> None:
+        self.generation += 1
+        n = len(self.moves)
+        if n in self.readings:                           # undo, redo: the meter as it was here
+            self.meter = dataclasses.replace(self.readings[n])
+        elif self.known.get(n) == "lost":
+            self.meter = self._lost_reading(n)
+            self.readings[n] = dataclasses.replace(self.meter)
+        else:
+            self.meter = MeterReading(n)
+        self.last_used = time.monotonic()
+
+    def _lost_reading(self, n: int) -> MeterReading:
+        first = min((k for k, v in self.known.items() if v == "lost" and k <= n), default=n)
+        good = max((k for k, v in self.known.items() if v == "winnable" and k < first), default=None)
+        r = MeterReading(n, state="lost")
+        if good is not None and good == first - 1:
+            r.lost_at = first
+        return r
+
+    # What the meter needs and gives ------------------------------------------------------------------
+    def job(self) -> dict[str, Any]:
+        """The meter's work for the current position: the deal, the moves, and the last position known to
+        be winnable (where the search back for the losing move starts)."""
+        good = max((k for k, v in self.known.items() if v == "winnable" and k <= len(self.moves)), default=None)
+        lost = min((k for k, v in self.known.items() if v == "lost"), default=None)
+        return {"deal": self.deal.to_dict(), "moves": list(self.moves), "generation": self.generation,
+                "last_winnable": good, "first_lost": lost}
+
+    def take_reading(self, generation: int, reading: dict[str, Any]) -> bool:
+        """Record a finished search; False (dropped) when the game has moved on since it started."""
+        if generation != self.generation:
+            for k, v in reading.get("known", {}).items():  # still true of those positions
+                if int(k) <= len(self.moves):
+                    self.known[int(k)] = v
+            return False
+        for k, v in reading.get("known", {}).items():
+            self.known[int(k)] = v
+        fields = {k: reading[k] for k in ("state", "stalled", "lost_at", "limit", "nodes", "seconds", "why")
+                  if k in reading}
+        r = MeterReading(len(self.moves), **fields)
+        r.next_moves = tuple(reading.get("next_moves", ()))
+        r.solution = tuple(reading.get("solution", ()))
+        if reading.get("lost_between"):
+            r.lost_between = tuple(reading["lost_between"])  # type: ignore[assignment]
+        self.meter = r
+        if r.state in ("winnable", "lost"):
+            self.readings[len(self.moves)] = dataclasses.replace(r)
+        return True
+
+    # What the page draws ------------------------------------------------------------------------------
+    def circle(self) -> int | None:
+        """When the current position was seen before since the last progress move, after how many moves
+        (the player is going round in circles); else None."""
+        n = len(self.moves)
+        start = self._since[n]
+        key = self._keys[n]
+        for k in range(start, n):
+            if self._keys[k] == key:
+                return k
+        return None
+
+    def state(self) -> dict[str, Any]:
+        f = _frame(self.pos)
+        return {
+            "id": self.id, "label": self.label, "rules": self.deal.rules.name, "generation": self.generation,
+            "frame": f, "full": 4 * self.deal.rules.ranks, "moves": list(self.moves), "can_undo": bool(self.moves),
+            "can_redo": bool(self.undone), "legal": self.pos.legal_moves(), "won": self.pos.is_won(),
+            "circle": self.circle(), "meter": self.meter.to_dict(),
+        }
+
+    def solution_frames(self) -> dict[str, Any]:
+        """The winning line from here, with the frames to step through, when the meter has one."""
+        line = list(self.meter.solution)
+        return {"moves": line, "frames": frames(self.pos, line) if line else []}

@@ -1,0 +1,130 @@
+"""``canfield play`` for real: the server as a process, the page in a headless Chromium, played by clicks."""
+
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from test_play import players_game, stalling_game
+from test_replay_page import browser  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.integration
+pytest.importorskip("starlette", reason="needs the 'web' extra")
+
+
+@pytest.fixture(scope="module")
+def server():
+    p = subprocess.Popen([str(Path(sys.executable).with_name("canfield")), "play", "--seed", "40", "--no-browser",
+                          "--port", "0", "--workers", "1", "--meter-seconds", "20"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = p.stdout.readline()
+    m = re.search(r"at (http://\S+/)", line)
+    assert m, line
+    url = m.group(1)
+    for _ in range(100):                       # until it answers
+        try:
+            urllib.request.urlopen(url + "api", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield url
+    p.terminate()
+    p.wait(10)
+
+
+def api(url, method, path, body=None):
+    req = urllib.request.Request(url + path.lstrip("/"), method=method,
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def meter_after(drv, moves_played, timeout=60):
+    """The meter's state once the page shows ``moves_played`` moves and the meter is not pending."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        state = drv.find_element("id", "meter").get_attribute("data-state")
+        n = len(drv.find_elements("css selector", "#moves li"))
+        if n == moves_played and state != "pending":
+            return state
+        time.sleep(0.03)
+    raise AssertionError(f"the meter did not settle after move {moves_played}")
+
+
+def click_move(drv, move):
+    by = "css selector"
+    if move in ("draw", "redeal"):
+        drv.find_element("id", "stock").click()
+        return
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    src, dst = move.split(">")
+    el = drv.find_element(by, f'[data-src="{src}"]')
+    # A column's cards overlap: click a card near its top edge, the part of it that shows.
+    ActionChains(drv).move_to_element_with_offset(el, 0, -el.size["height"] // 2 + 4).click().perform()
+    if dst == "F":
+        drv.find_element("id", "foundations").click()
+    else:
+        drv.find_element(by, f'.col-cards[data-col="{dst[1:]}"]').click()
+
+
+def test_a_won_deal_played_to_the_end_by_clicks_winnable_throughout(server, browser):  # noqa: F811
+    drv = browser
+    drv.get(server)
+    assert meter_after(drv, 0) == "winnable"
+    gid = re.search(r"game=([\w-]+)", drv.current_url).group(1)
+    line = api(server, "GET", f"/api/games/{gid}/solution")["moves"]
+    for i, mv in enumerate(line, 1):
+        click_move(drv, mv)
+        state = meter_after(drv, i)
+        assert state == ("won" if i == len(line) else "winnable"), (i, mv, state)
+    assert drv.find_element("id", "meter-state").text == "Won"
+    assert api(server, "GET", f"/api/games/{gid}")["won"]
+
+
+def test_the_losing_move_turns_the_meter_and_undo_restores_it(server, browser):  # noqa: F811
+    drv = browser
+    ms = players_game()
+    gid = api(server, "POST", "/api/games", {"seed": 8})["id"]
+    for m in ms[:31]:
+        api(server, "POST", f"/api/games/{gid}/moves", {"move": m})
+    drv.get(server + f"?game={gid}")
+    assert meter_after(drv, 31) == "winnable"
+    click_move(drv, ms[31])
+    assert meter_after(drv, 32) == "lost"
+    assert "move 32" in drv.find_element("id", "meter-text").text
+    assert "lost the game" in drv.find_elements("css selector", "#moves li")[31].text
+    drv.find_element("id", "undo").click()
+    assert meter_after(drv, 31) == "winnable"
+
+
+def test_a_stalled_game_says_so(server, browser):  # noqa: F811
+    drv = browser
+    gid = api(server, "POST", "/api/games", {"seed": 0})["id"]
+    ms = stalling_game()
+    for m in ms:
+        api(server, "POST", f"/api/games/{gid}/moves", {"move": m})
+    drv.get(server + f"?game={gid}")
+    assert meter_after(drv, len(ms)) == "lost"
+    alert = drv.find_element("id", "alert")
+    assert alert.is_displayed() and alert.get_attribute("data-kind") == "stalled" and "Stalled" in alert.text
+
+
+def test_an_illegal_click_is_refused_with_the_reason(server, browser):  # noqa: F811
+    drv = browser
+    gid = api(server, "POST", "/api/games", {"seed": 40})["id"]
+    drv.get(server + f"?game={gid}")
+    meter_after(drv, 0)
+    s = api(server, "GET", f"/api/games/{gid}")
+    illegal = next(f"T{i}>F" for i in range(1, 5) if f"T{i}>F" not in s["legal"])
+    click_move(drv, illegal)
+    time.sleep(0.3)
+    msg = drv.find_element("id", "message")
+    assert "refused" in msg.text and msg.get_attribute("class") == "refused"
+    assert api(server, "GET", f"/api/games/{gid}")["moves"] == []
