@@ -123,3 +123,18 @@ def test_frozen_card():
     # With 6D and 7D still in the tableau, 6H may yet go on 7D: not frozen (and the deal can be won).
     q = A.Position((col, rest, (d(7), d(6))) + ((),) * 10, (13, 5, 2, 13), (0, 6, 0, 0))
     assert AK.frozen_card(q) is None
+
+
+def test_frozen_positions_are_lost_by_exhaustive_search():
+    # Random late positions crowded into five columns (test_games._near_end): wherever the frozen-card
+    # test fires, a breadth-first search over raw positions (no canonical key, no pruning) finds no win.
+    from test_games import _near_end, _reachable_win
+
+    fired = 0
+    for seed in range(200):
+        for in_suit in (False, True):
+            p = _near_end(random.Random(seed), in_suit)
+            if AK.frozen_card(p) is not None:
+                fired += 1
+                assert not _reachable_win(p), (seed, in_suit)
+    assert fired >= 3

@@ -224,3 +224,22 @@ def test_a_flooding_client_is_refused_and_others_are_not():
         assert "slow down" in c.get(f"/api/games/{a}").json()["error"]
         codes = [c.post("/api/games", json={}).status_code for _ in range(4)]
         assert 429 in codes
+
+
+def test_the_command_refuses_bad_input_in_one_line():
+    import socket
+
+    from click.testing import CliRunner
+
+    from canfield_solver.surfaces.cli import cli
+
+    for args, says in ((["--seed", "5", "--rules", "nope"], "unknown rules 'nope'"),
+                       (["--seed", "5", "--deal", "x.json"], "give exactly one of"),
+                       (["--port", "70000"], "70000")):
+        r = CliRunner().invoke(cli, ["play", "--no-browser", *args])
+        assert r.exit_code == 2 and says in r.output and "Traceback" not in r.output, r.output
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = CliRunner().invoke(cli, ["play", "--seed", "1", "--no-browser", "--port", str(s.getsockname()[1])])
+        assert r.exit_code == 2 and "cannot serve on" in r.output and "--port 0" in r.output
