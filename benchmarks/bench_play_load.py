@@ -7,7 +7,7 @@ meter's worker searches every new position.
 Prints the requests by kind with their median, 95th-percentile and worst latency (client side, from
 sending the request to reading the whole answer), the errors (any 5xx, a refused connection, or a 4xx
 that the request did not call for), the 429s (none expected: each client plays one game at a person's
-pace limit), and how many positions the meter had decided by the end. Exits 1 when there was an error
+pace limit), and how many positions the answers showed decided by the meter. Exits 1 when there was an error
 or the moves' 95th percentile passed 50 ms.
 """
 
@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--requests", type=int, default=20)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--settle", type=float, default=2.0, help="seconds each client waits before its last read")
     a = ap.parse_args(argv)
     exe = str(Path(sys.executable).with_name("canfield"))
     srv = subprocess.Popen([exe, "play", "--seed", "0", "--no-browser", "--port", "0", "--workers", str(a.workers),
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         errors: list[str] = []
         codes: dict[int, int] = {}
         final: list[dict] = []
+        decided_seen: set = set()
         lock = threading.Lock()
 
         def client(k: int) -> None:
@@ -81,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
                     codes[r.status] = codes.get(r.status, 0) + 1
                     if r.status not in ok and r.status != 429:
                         errors.append(f"{kind} {path}: {r.status} {data[:120]!r}")
-                return json.loads(data) if r.headers.get("content-type", "").startswith("application/json") else None
+                out = json.loads(data) if r.headers.get("content-type", "").startswith("application/json") else None
+                if isinstance(out, dict) and out.get("meter", {}).get("state") in ("winnable", "lost"):
+                    with lock:
+                        decided_seen.add((out["id"], out["meter"]["moves"]) if "id" in out else id(out))
+                return out
 
             s = req("new game", "POST", "/api/games", {"seed": k}, ok=(201,))
             if s is None:
@@ -100,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
                 elif s["can_undo"]:
                     s = req("undo", "POST", f"/api/games/{gid}/undo") or s
                 time.sleep(rng.uniform(0.0, 0.05))       # a person's pace is slower; a bot's is not
-            time.sleep(2.0)
-            last = req("state", "GET", f"/api/games/{gid}") or {}
+            time.sleep(a.settle)
+            conn.close()
+            conn = http.client.HTTPConnection(host, port, timeout=30)   # the server closes idle ones after 5 s
+            last = req("final state", "GET", f"/api/games/{gid}") or {}
             with lock:
                 final.append(last)
 
@@ -120,7 +128,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{kind:>10} {len(xs):5d} {1000 * statistics.median(xs):10.1f} {1000 * _pct(xs, 0.95):8.1f} "
                   f"{1000 * max(xs):8.1f}")
         decided = sum(1 for f in final if f.get("meter", {}).get("state") in ("winnable", "lost"))
-        print(f"meter at the end: {decided} of {len(final)} games' current positions decided")
+        print(f"meter: {len(decided_seen)} positions seen decided (winnable or lost) in answers during the run; "
+              f"at the end ({a.settle:g} s after each client's last request) {decided} of {len(final)} games' current "
+              "positions decided")
         for e in errors[:10]:
             print("error:", e)
         p95 = _pct(lat.get("move", []), 0.95)

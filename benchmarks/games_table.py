@@ -24,14 +24,33 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATASET = HERE / "results" / "games"
 # (game, deals, seconds per deal), every row searched by the compiled solvers (games/*kernel.py).
+# Rows left with unknowns get a two-phase follow-up: (sample, seconds) of the deals left unknown.
+FOLLOWUP = {"aces-and-kings": (8, 120)}
 ROWS = [("aces-and-kings", 10_000, 30), ("bisley", 10_000, 30), ("nine-packets", 1_000_000, 30),
         ("ten-columns-dealt", 1_000_000, 30), ("suit-neighbours", 1_000_000, 30), ("ten-columns", 1_000_000, 30)]
 Z = 1.959963984540054
 
 
 def _command(game: str, n: int, seconds: int) -> list[str]:
-    return ["canfield", "winrate", "--game", game, "--seeds", f"0:{n}", "--max-seconds", str(seconds),
+    fu = FOLLOWUP.get(game)
+    extra = ["--followup", str(fu[0]), "--followup-seconds", str(fu[1]), "-j", "1"] if fu else []
+    return ["canfield", "winrate", "--game", game, "--seeds", f"0:{n}", "--max-seconds", str(seconds), *extra,
             "--parquet-dir", str(DATASET.relative_to(HERE.parent))]
+
+
+def _two_phase(game: str, n: int) -> str:
+    """The two-phase estimate of a row from the dataset (``canfield winrate --summary``), or ''."""
+    p = subprocess.run(["canfield", "winrate", "--summary", "--game", game, "--seeds", f"0:{n}", "--parquet",
+                        str(DATASET), "--json"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if p.returncode or not p.stdout.strip():
+        return ""
+    tp = json.loads(p.stdout).get("two_phase")
+    if not tp or tp.get("win_rate") is None:
+        return ""
+    f = tp["followup"]
+    lo, hi = tp["ci95"]
+    return (f"; two-phase {100 * tp['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%), follow-up of {f['sampled']} "
+            f"at {f['max_seconds']:g} s: {f['won']} won, {f['lost']} lost, {f['unknown']} unknown")
 
 
 def run(a: argparse.Namespace) -> int:
@@ -73,7 +92,7 @@ def table(a: argparse.Namespace) -> int:
         lo_all, hi_all = _wilson(w, len(rows))[0], _wilson(w + u, len(rows))[1]
         rate = f"{100 * w / max(w + lost, 1):.3f}% ({100 * lo:.3f}–{100 * hi:.3f}%)"
         if u:
-            rate += f"; unknowns both ways {100 * lo_all:.2f}–{100 * hi_all:.2f}%"
+            rate += f"; unknowns both ways {100 * lo_all:.2f}–{100 * hi_all:.2f}%" + _two_phase(game, len(rows))
         secs = sum(r["seconds"] for r in rows) / len(rows)
         extra = ""
         ms = [json.loads(r["metrics"]) for r in rows if r["metrics"]]
