@@ -149,13 +149,11 @@ class Game:
 
     def take_reading(self, generation: int, reading: dict[str, Any]) -> bool:
         """Record a finished search; False (dropped) when the game has moved on since it started."""
+        for k, v in reading.get("known", {}).items():   # true of those positions whatever came since
+            if int(k) <= len(self.moves) or generation == self.generation:
+                self.known[int(k)] = v
         if generation != self.generation:
-            for k, v in reading.get("known", {}).items():  # still true of those positions
-                if int(k) <= len(self.moves):
-                    self.known[int(k)] = v
             return False
-        for k, v in reading.get("known", {}).items():
-            self.known[int(k)] = v
         fields = {k: reading[k] for k in ("state", "stalled", "lost_at", "limit", "nodes", "seconds", "why")
                   if k in reading}
         r = MeterReading(len(self.moves), **fields)
