@@ -56,13 +56,28 @@ class Row:
 PRESETS = ["canfield", "canfield-whole-pile", "canfield-sequences", "pysolfc-canfield", "canfield-draw1",
            "superior-canfield", "rainbow", "storehouse", "chameleon", "solvitaire-canfield-strict",
            "solvitaire-canfield", "storehouse-aces", "storehouse-aces-strict"]
-# Sized for the issue's precision from canfield's measured rates (docs/win-rates.md, 'What the precision
-# costs'): the default profile to +-0.5 points, every other preset and the rules grid to +-1.0.
-ROWS = [Row("canfield", 200_000, 2_000, preset="canfield")] + \
-       [Row(p, 26_000, 250, preset=p) for p in PRESETS[1:]] + \
-       [Row(f"strict, draw {d}, {p} pass{'es' if p > 1 else ''}", 26_000, 250,
-            rules_file=f"canfield-draw{d}-passes{p}.json") for d in (3, 1) for p in (1, 2, 3)]
+# Sized for the issue's precision (the default profile to +-0.5 points, every other row to +-1.0) from each
+# row's first 1,000 deals, used as a pilot: SE^2 = p(1-p)/N + (U/N)^2 q(1-q)/n (docs/win-rates.md, 'What the
+# precision costs'). Rows that leave many deals unknown at 2 s keep canfield's sizing (26,000 deals, 250
+# follow-ups); rows that decide (almost) every deal in the first pass need only N for the binomial term.
+SIZES = {  # label or preset -> (deals, follow-up sample)
+    "canfield": (200_000, 2_000),
+    "storehouse": (10_000, 20), "storehouse-aces": (10_000, 20), "storehouse-aces-strict": (1_000, 20),
+    "solvitaire-canfield": (10_000, 40), "solvitaire-canfield-strict": (12_000, 60),
+    "strict, draw 3, 1 pass": (1_000, 20), "strict, draw 3, 2 passes": (2_000, 20),
+    "strict, draw 3, 3 passes": (5_000, 20), "strict, draw 1, 1 pass": (1_000, 20),
+}
+DEFAULT_SIZE = (26_000, 250)
 
+
+def _row(label: str, **kw) -> Row:
+    target, followup = SIZES.get(label, DEFAULT_SIZE)
+    return Row(label, target, followup, **kw)
+
+
+ROWS = [_row(p, preset=p) for p in PRESETS] + \
+       [_row(f"strict, draw {d}, {p} pass{'es' if p > 1 else ''}", rules_file=f"canfield-draw{d}-passes{p}.json")
+        for d in (3, 1) for p in (1, 2, 3)]
 
 def _command(row: Row, upto: int, cap: int | None = None) -> list[str]:
     n = min(upto, row.target)
