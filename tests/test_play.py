@@ -8,7 +8,7 @@ import time
 import pytest
 
 pytest.importorskip("starlette", reason="needs the 'web' extra (Starlette, uvicorn)")
-pytest.importorskip("httpx", reason="Starlette's test client needs httpx (the 'test' extra)")
+pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2 (the 'test' extra)")
 
 from starlette.testclient import TestClient  # noqa: E402
 
