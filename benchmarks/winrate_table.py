@@ -63,7 +63,7 @@ PRESETS = ["canfield", "canfield-whole-pile", "canfield-sequences", "pysolfc-can
 SIZES = {  # label or preset -> (deals, follow-up sample)
     "canfield": (200_000, 2_000),
     "storehouse": (10_000, 20), "storehouse-aces": (10_000, 20), "storehouse-aces-strict": (1_000, 20),
-    "solvitaire-canfield": (10_000, 40), "solvitaire-canfield-strict": (12_000, 60),
+    "solvitaire-canfield": (10_000, 40), "solvitaire-canfield-strict": (24_000, 120),
     "strict, draw 3, 1 pass": (1_000, 20), "strict, draw 3, 2 passes": (2_000, 20),
     "strict, draw 3, 3 passes": (5_000, 20), "strict, draw 1, 1 pass": (1_000, 20),
 }
@@ -129,39 +129,68 @@ def _costs(name: str) -> tuple[float | None, float | None, int]:
     return out[0], None if out[1] is None else out[1] * threads, threads
 
 
-def table(a: argparse.Namespace) -> int:
-    print("| rules | deals | won / lost / unknown (2 s) | rate over decided | unknowns both ways | follow-up "
-          "(300 s): won / lost / unknown | two-phase estimate (95% CI) | ± | core-s per deal: 1st / follow-up |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    commands = []
-    for row in _rows(a.only):
+PUBLISHED_SOURCE = {
+    "solvitaire-canfield": "71.245% ± 0.031% (Solvitaire, 10^7 deals)",
+    "solvitaire-canfield-strict": "67.562% ± 0.034% (Solvitaire, 10^7 deals)",
+    "storehouse": "43.8% (Wolter, 10^6 deals)",
+}
+
+
+def _summaries(only: str | None) -> list[tuple[Row, dict]]:
+    """Every row with data: (row, the ``winrate --summary --json`` of its target command)."""
+    out = []
+    for row in _rows(only):
         cmd = _command(row, row.target)
         summary = [c for c in cmd if c not in ("--json", "-q")]
-        i = summary.index("--parquet-dir")
-        summary[i] = "--parquet"
+        summary[summary.index("--parquet-dir")] = "--parquet"
         p = subprocess.run(["canfield", "winrate", "--summary", *summary[2:], "--json"], cwd=HERE.parent,
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         if p.returncode or not p.stdout.strip():
             continue
         d = json.loads(p.stdout)
-        if not d["deals"]:
-            continue
-        tp = d["two_phase"]
+        if d["deals"]:
+            out.append((row, d))
+    return out
+
+
+def _estimate(d: dict) -> tuple[str, str, str]:
+    """(follow-up counts, estimate with interval, half-width) of one summary, in points."""
+    tp = d["two_phase"]
+    if tp and tp["win_rate"] is not None:
+        f = tp["followup"]
+        lo, hi = tp["ci95"]
+        return (f"{f['won']} / {f['lost']} / {f['unknown']} of {f['sampled']}",
+                f"{100 * tp['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%)", f"{50 * (hi - lo):.2f}")
+    if not d["unknown"]:  # every deal decided in the first pass: Wilson's interval, no follow-up needed
+        lo, hi = d["ci95"]
+        return "none needed", f"{100 * d['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%)", f"{50 * (hi - lo):.2f}"
+    return "–", "–", "–"
+
+
+def table(a: argparse.Namespace) -> int:
+    rows = _summaries(a.only)
+    if a.short:  # the README's table: fewer columns, the published figure with its source
+        print("| rules | deals | won / lost / unknown at 2 s | unknowns both ways (95%) | sample re-run at 300 s "
+              "| two-phase estimate (95%) | ± | published |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        for row, d in rows:
+            both = f"{100 * d['ci95_unknowns_both_ways'][0]:.2f}–{100 * d['ci95_unknowns_both_ways'][1]:.2f}"
+            fu, est, pm = _estimate(d)
+            if fu not in ("–", "none needed"):
+                fu = f"{fu.split(' of ')[1]} of {d['unknown']:,}"
+            label = f"`{row.preset}`" if row.preset else row.label
+            print(f"| {label} | {d['deals']:,} | {d['won']:,} / {d['lost']:,} / {d['unknown']:,} | {both} | {fu} | "
+                  f"{est.replace('%)', ')')} | {pm} | {PUBLISHED_SOURCE.get(row.preset or '', '')} |")
+        return 0
+    print("| rules | deals | won / lost / unknown (2 s) | rate over decided | unknowns both ways | follow-up "
+          "(300 s): won / lost / unknown | two-phase estimate (95% CI) | ± | core-s per deal: 1st / follow-up |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    commands = []
+    for row, d in rows:
         first, follow, _ = _costs(d["rules"])
         rate = "n/a" if d["win_rate"] is None else f"{100 * d['win_rate']:.2f}%"
         both = f"{100 * d['ci95_unknowns_both_ways'][0]:.2f}–{100 * d['ci95_unknowns_both_ways'][1]:.2f}%"
-        if tp and tp["win_rate"] is not None:
-            f = tp["followup"]
-            fu = f"{f['won']} / {f['lost']} / {f['unknown']} of {f['sampled']}"
-            lo, hi = tp["ci95"]
-            est = f"{100 * tp['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%)"
-            pm = f"{50 * (hi - lo):.2f}"
-        elif not d["unknown"]:  # every deal decided in the first pass: Wilson's interval, no follow-up needed
-            lo, hi = d["ci95"]
-            fu, est, pm = "none needed", f"{100 * d['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%)", \
-                f"{50 * (hi - lo):.2f}"
-        else:
-            fu, est, pm = "–", "–", "–"
+        fu, est, pm = _estimate(d)
         pub = PUBLISHED.get(row.preset or "")
         label = row.label + (f" (published {pub}%)" if pub else "")
         cost = f"{first:.3f} / {follow:.0f}" if first is not None and follow is not None else \
@@ -186,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="follow up at most this many deals now (a later run with a larger cap extends the sample)")
     t = sub.add_parser("table", help="print the table from the dataset")
     t.add_argument("--only", default=None)
+    t.add_argument("--short", action="store_true", help="the README's shorter table")
     a = ap.parse_args(argv)
     return run(a) if a.what == "run" else table(a)
 
