@@ -66,6 +66,8 @@ SIZES = {  # label or preset -> (deals, follow-up sample)
     "solvitaire-canfield": (10_000, 40), "solvitaire-canfield-strict": (24_000, 120),
     "strict, draw 3, 1 pass": (1_000, 20), "strict, draw 3, 2 passes": (2_000, 20),
     "strict, draw 3, 3 passes": (5_000, 20), "strict, draw 1, 1 pass": (1_000, 20),
+    # re-sized at stop 36 from the first 1,000 deals and 6 follow-ups ('to reach the target' column):
+    "canfield-sequences": (5_000, 125),
 }
 DEFAULT_SIZE = (26_000, 250)
 
@@ -167,6 +169,54 @@ def _estimate(d: dict) -> tuple[str, str, str]:
     return "–", "–", "–"
 
 
+def _target(row: Row) -> float:
+    """The issue's precision for the row, in points at 95%."""
+    return 0.5 if row.preset == "canfield" else 1.0
+
+
+def _to_target(d: dict, target: float, c1: float | None, c2: float | None) -> str:
+    """What reaching ``target`` (half-width, points) would take at the row's measured shares and costs:
+    the cheapest (deals, follow-ups) on a grid, with the interval computed by the product's own
+    two_phase_interval on counts scaled from today's, and the extra core-seconds beyond what is done."""
+    from canfield_solver.studies.two_phase import two_phase_interval
+
+    tp = d["two_phase"] or {}
+    f = tp.get("followup") or {}
+    deals, unknown = d["deals"], d["unknown"]
+    if c1 is None:
+        return "–"
+    sampled = f.get("sampled") or 0
+    if unknown and not sampled:
+        return "needs a follow-up sample first"
+    sw, sl, su = (f.get(k, 0) for k in ("won", "lost", "unknown"))
+    c2 = c2 or 0.0
+    best = None
+    for big_n in sorted({int(deals * 1.25 ** k) for k in range(0, 60)}):
+        u = round(unknown * big_n / deals)
+        if big_n < deals or big_n > 10 ** 8:
+            continue
+        w = round(d["won"] * big_n / deals)
+        lost = big_n - w - u
+        for frac in (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0):
+            n = max(sampled, min(u, math.ceil(frac * u))) if u else 0
+            if n:
+                a, c = round(sw * n / sampled), round(su * n / sampled)
+                b = n - a - c
+            else:
+                a = b = c = 0
+            lo, hi = two_phase_interval(w, lost, u, a, b, c)[1]
+            if 50 * (hi - lo) <= target:
+                cost = big_n * c1 + n * c2 - (deals * c1 + sampled * c2)
+                if best is None or cost < best[0]:
+                    best = (cost, big_n, n)
+    if best is None:
+        return "not by sampling: the sample's own unknowns keep it wider"
+    cost, big_n, n = best
+    if cost <= 0:
+        return "reached"
+    return f"{big_n:,} deals, {n:,} follow-ups: +{cost:.1e} core-s".replace("e+0", "e")
+
+
 def table(a: argparse.Namespace) -> int:
     rows = _summaries(a.only)
     if a.short:  # the README's table: fewer columns, the published figure with its source
@@ -183,8 +233,9 @@ def table(a: argparse.Namespace) -> int:
                   f"{est.replace('%)', ')')} | {pm} | {PUBLISHED_SOURCE.get(row.preset or '', '')} |")
         return 0
     print("| rules | deals | won / lost / unknown (2 s) | rate over decided | unknowns both ways | follow-up "
-          "(300 s): won / lost / unknown | two-phase estimate (95% CI) | ± | core-s per deal: 1st / follow-up |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "(300 s): won / lost / unknown | two-phase estimate (95% CI) | ± | core-s per deal: 1st / follow-up "
+          "| to reach the target (±0.5 canfield, else ±1.0) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     commands = []
     for row, d in rows:
         first, follow, _ = _costs(d["rules"])
@@ -196,7 +247,7 @@ def table(a: argparse.Namespace) -> int:
         cost = f"{first:.3f} / {follow:.0f}" if first is not None and follow is not None else \
             (f"{first:.3f} / –" if first is not None else "–")
         print(f"| {label} | {d['deals']:,} | {d['won']:,} / {d['lost']:,} / {d['unknown']:,} | {rate} | {both} | "
-              f"{fu} | {est} | {pm} | {cost} |")
+              f"{fu} | {est} | {pm} | {cost} | {_to_target(d, _target(row), first, follow)} |")
         commands.append(shlex.join(_command(row, row.target)[:-2]))
     print()
     for c in commands:
