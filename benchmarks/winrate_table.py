@@ -32,11 +32,12 @@ DATASET = HERE / "results" / "winrates"
 RULES_DIR = HERE / "rules"
 FIRST_SECONDS = 2.0
 FOLLOWUP_SECONDS = 300.0
-PUBLISHED = {
-    "solvitaire-canfield": 71.245,
-    "solvitaire-canfield-strict": 67.562,
-    "storehouse": 43.8,
+PUBLISHED_SOURCE = {  # the published figures the issue asks to land inside the intervals
+    "solvitaire-canfield": "71.245% ± 0.031% (Solvitaire, 10^7 deals)",
+    "solvitaire-canfield-strict": "67.562% ± 0.034% (Solvitaire, 10^7 deals)",
+    "storehouse": "43.8% (Wolter, 10^6 deals)",
 }
+PUBLISHED = {k: float(v.split("%")[0]) for k, v in PUBLISHED_SOURCE.items()}
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,10 @@ PRESETS = ["canfield", "canfield-whole-pile", "canfield-sequences", "pysolfc-can
 SIZES = {  # label or preset -> (deals, follow-up sample)
     "canfield": (200_000, 2_000),
     "storehouse": (10_000, 20), "storehouse-aces": (10_000, 20), "storehouse-aces-strict": (1_000, 20),
-    "solvitaire-canfield": (10_000, 40), "solvitaire-canfield-strict": (24_000, 120),
+    "solvitaire-canfield": (10_000, 40),
+    # 12,000 by the pilot, then seeds 12,000-23,999 as an independent replication when the first 12,000 put
+    # the published figure just outside the interval (docs/win-rates.md):
+    "solvitaire-canfield-strict": (24_000, 120),
     "strict, draw 3, 1 pass": (1_000, 20), "strict, draw 3, 2 passes": (2_000, 20),
     "strict, draw 3, 3 passes": (5_000, 20), "strict, draw 1, 1 pass": (1_000, 20),
     # re-sized at stop 36 from the first 1,000 deals and 6 follow-ups ('to reach the target' column):
@@ -129,13 +133,6 @@ def _costs(name: str) -> tuple[float | None, float | None, int]:
         out.append(sum(secs) / len(secs) if secs else None)
     threads = os.cpu_count() or 1
     return out[0], None if out[1] is None else out[1] * threads, threads
-
-
-PUBLISHED_SOURCE = {
-    "solvitaire-canfield": "71.245% ± 0.031% (Solvitaire, 10^7 deals)",
-    "solvitaire-canfield-strict": "67.562% ± 0.034% (Solvitaire, 10^7 deals)",
-    "storehouse": "43.8% (Wolter, 10^6 deals)",
-}
 
 
 def _summaries(only: str | None) -> list[tuple[Row, dict]]:
