@@ -18,6 +18,7 @@ the cost in core-seconds per deal of each pass (search time as stored).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -119,18 +120,26 @@ def run(a: argparse.Namespace) -> int:
     return 0
 
 
+@functools.lru_cache(maxsize=1)
+def _stored_seconds() -> dict[str, list[float]]:
+    """Stored search seconds of every row of the dataset, by rules name (read once per table)."""
+    import pyarrow.dataset as ds
+
+    out: dict[str, list[float]] = {}
+    if DATASET.exists():
+        t = ds.dataset(DATASET, format="parquet", partitioning="hive").to_table(columns=["rules", "seconds"])
+        for r, sec in zip(t.column("rules").to_pylist(), t.column("seconds").to_pylist()):
+            out.setdefault(r, []).append(sec)
+    return out
+
+
 def _costs(name: str) -> tuple[float | None, float | None, int]:
     """Core-seconds per deal of the first pass and of the follow-up (stored search seconds; the follow-up's
     are wall seconds of a search on all cores, counted once per core), and the follow-up's thread count."""
-    import pyarrow.dataset as ds
+    from canfield_solver.studies.two_phase import FOLLOWUP_SUFFIX
 
-    if not DATASET.exists():
-        return None, None, 0
-    t = ds.dataset(DATASET, format="parquet", partitioning="hive").to_table(columns=["rules", "seconds"])
-    out = []
-    for n in (name, name + "+followup"):
-        secs = [s for r, s in zip(t.column("rules").to_pylist(), t.column("seconds").to_pylist()) if r == n]
-        out.append(sum(secs) / len(secs) if secs else None)
+    secs = _stored_seconds()
+    out = [sum(secs[n]) / len(secs[n]) if secs.get(n) else None for n in (name, name + FOLLOWUP_SUFFIX)]
     threads = os.cpu_count() or 1
     return out[0], None if out[1] is None else out[1] * threads, threads
 
@@ -185,13 +194,11 @@ def _to_target(d: dict, target: float, c1: float | None, c2: float | None) -> st
     sampled = f.get("sampled") or 0
     if unknown and not sampled:
         return "needs a follow-up sample first"
-    sw, sl, su = (f.get(k, 0) for k in ("won", "lost", "unknown"))
+    sw, su = f.get("won", 0), f.get("unknown", 0)
     c2 = c2 or 0.0
     best = None
-    for big_n in sorted({int(deals * 1.25 ** k) for k in range(0, 60)}):
+    for big_n in sorted({int(deals * 1.25 ** k) for k in range(60) if deals * 1.25 ** k <= 10 ** 8}):
         u = round(unknown * big_n / deals)
-        if big_n < deals or big_n > 10 ** 8:
-            continue
         w = round(d["won"] * big_n / deals)
         lost = big_n - w - u
         for frac in (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0):
@@ -223,8 +230,8 @@ def table(a: argparse.Namespace) -> int:
         for row, d in rows:
             both = f"{100 * d['ci95_unknowns_both_ways'][0]:.2f}–{100 * d['ci95_unknowns_both_ways'][1]:.2f}"
             fu, est, pm = _estimate(d)
-            if fu not in ("–", "none needed"):
-                fu = f"{fu.split(' of ')[1]} of {d['unknown']:,}"
+            if d["two_phase"] and d["two_phase"]["win_rate"] is not None:
+                fu = f"{d['two_phase']['followup']['sampled']} of {d['unknown']:,}"
             label = f"`{row.preset}`" if row.preset else row.label
             print(f"| {label} | {d['deals']:,} | {d['won']:,} / {d['lost']:,} / {d['unknown']:,} | {both} | {fu} | "
                   f"{est.replace('%)', ')')} | {pm} | {PUBLISHED_SOURCE.get(row.preset or '', '')} |")

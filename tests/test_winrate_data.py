@@ -16,10 +16,10 @@ ds = pytest.importorskip("pyarrow.dataset")
 
 from canfield_solver import Deal  # noqa: E402
 from canfield_solver.engine.rules import Rules  # noqa: E402
+from canfield_solver.studies.two_phase import FOLLOWUP_SUFFIX as FOLLOWUP  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATASET = ROOT / "benchmarks" / "results" / "winrates"
-FOLLOWUP = "+followup"
 
 # (narrower, wider): every move of the first is a move of the second.
 INCLUDED = [
