@@ -42,6 +42,7 @@ from numba import njit
 
 from canfield_solver import Deal, Position, get_rules
 from canfield_solver.search import depth_first
+from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search.rows import _columns
 from canfield_solver.search.rows import level_from_row as _level_from_row
@@ -52,8 +53,8 @@ from canfield_solver.search.rows import waste_positions as _waste_positions
 @njit(cache=True)
 def _decode(short, ncols, suit_bits, ranks, tb, wb, full_wrap, out_m, out_hr, out_tab):
     """For every row of the short table: m, (heights | reserve count << 16), tableau card mask. Rows used."""
-    cols = np.zeros((1, K.MAXCOLS, K.COLCAP), np.int8)
-    sc = np.zeros((1, K.NSC), np.int64)
+    cols = np.zeros((1, C.MAXCOLS, C.COLCAP), np.int8)
+    sc = np.zeros((1, C.NSC), np.int64)
     n = 0
     for i in range(short.shape[0]):
         hi = short[i, 0]
@@ -91,18 +92,18 @@ def _mark_entries(ts, params, reserve, talon, lut, bm, ranks, width, entry, coun
     """Mark every row of ``ts`` that a row of a lower m reaches by one move (the kernel's own moves, safe
     moves and stuck children as in the search). counts: [rows whose recomputed key differs from the
     stored one, children of higher m, ... not found in the table, ... stuck, ... long]."""
-    cols = np.zeros((2, K.MAXCOLS, K.COLCAP), np.int8)
-    sc = np.zeros((2, K.NSC), np.int64)
+    cols = np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8)
+    sc = np.zeros((2, C.NSC), np.int64)
     mask = np.zeros(2, np.uint64)
     moves = np.zeros(width, np.int64)
     scratch = np.zeros(512, np.int64)
-    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+    prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
     row = np.zeros(8, np.uint64)
-    tb = params[K.P_TALON_BITS]
-    wb = params[K.P_WPOS_BITS]
-    cover = params[K.P_COVER] == 1
-    draw = params[K.P_DRAW]
-    b = params[K.P_COVER_BITS]
+    tb = params[C.P_TALON_BITS]
+    wb = params[C.P_WPOS_BITS]
+    cover = params[C.P_COVER] == 1
+    draw = params[C.P_DRAW]
+    b = params[C.P_COVER_BITS]
     field = ((np.uint64(1) << np.uint64(wb)) - np.uint64(1)) << np.uint64(tb)
     reps = np.zeros(8, np.int64)
     for i in range(ts.shape[0]):
@@ -130,8 +131,8 @@ def _mark_entries(ts, params, reserve, talon, lut, bm, ranks, width, entry, coun
                 K._reset_level(cols, sc, mask, 0)
                 K._apply(cols, sc, mask, 1, moves[k], params, reserve, talon)
                 cm = 2 * K._score(sc, 1)
-                for c in range(params[K.P_NCOLS]):
-                    cm += sc[1, K.SC_LEN + c]
+                for c in range(params[C.P_NCOLS]):
+                    cm += sc[1, C.SC_LEN + c]
                 if cm <= pm:
                     continue
                 counts[1] += 1
@@ -155,11 +156,11 @@ def _mark_entries(ts, params, reserve, talon, lut, bm, ranks, width, entry, coun
 
 def _check_sample(rows, r, deal, p, m, hr, tab, k: int = 2000) -> None:
     """The Numba decoder against layout.unpack on ``k`` rows: the same columns, heights and reserve count."""
-    from canfield_solver.search.layout import unpack
+    from canfield_solver.search.codec import unpack_long as unpack
 
     used = np.flatnonzero(rows[:, 0])
     rng = np.random.default_rng(0)
-    low_bits = int(p[K.P_TALON_BITS] + p[K.P_WPOS_BITS] + p[K.P_RES_BITS] + p[K.P_RDL_BITS])
+    low_bits = int(p[C.P_TALON_BITS] + p[C.P_WPOS_BITS] + p[C.P_RES_BITS] + p[C.P_RDL_BITS])
     for j in rng.choice(len(used), size=min(k, len(used)), replace=False):
         hi, lo = int(rows[used[j], 0]), int(rows[used[j], 1])
         n128 = ((hi & ~(1 << 63)) << 64) | (lo & ~((1 << low_bits) - 1))
@@ -187,14 +188,14 @@ def census(seed: int, rules: str, max_memory: int, max_seconds: float, out, entr
     long_rows = int(np.count_nonzero(tables.long[:, 0]))
     print(f"== seed {seed} · {r.name}: {verdict} in {secs:.1f} s, {o.nodes:,} nodes, {o.positions:,} positions, "
           f"{o.stats['table_keys']:,} table rows ({long_rows:,} long)", file=out, flush=True)
-    if not p[K.P_FKEY] or long_rows:
+    if not p[C.P_FKEY] or long_rows:
         print("  (census needs every row short with foundation heights: skipped)", file=out)
         return
     rows = tables.short
     m = np.zeros(rows.shape[0], np.int64)
     hr = np.zeros(rows.shape[0], np.int64)
     tab = np.zeros(rows.shape[0], np.uint64)
-    n = _decode(rows, r.columns, int(p[K.P_SUITBITS]), r.ranks, int(p[K.P_TALON_BITS]), int(p[K.P_WPOS_BITS]),
+    n = _decode(rows, r.columns, int(p[C.P_SUITBITS]), r.ranks, int(p[C.P_TALON_BITS]), int(p[C.P_WPOS_BITS]),
                 r.tableau_wrap != "none", m, hr, tab)
     m, hr, tab = m[:n], hr[:n], tab[:n]
     entry = None

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from canfield_solver import Deal, Position, get_rules, solve
+from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search import rows as R
 from canfield_solver.search.problem import _Problem
@@ -41,22 +42,22 @@ CHUNK = 1 << 16  # entries expanded between two sorts of the children
 def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, full_score, counts, stats):
     """Close one layer from its entries (k0, k1, wp). Children of higher m go to ``out`` (k0, k1, wp, dm).
     counts: [0] nodes, [1] expanded, [2] out used, [3] work high-water, [4] rows inserted."""
-    cols = np.zeros((2, K.MAXCOLS, K.COLCAP), np.int8)
-    sc = np.zeros((2, K.NSC), np.int64)
+    cols = np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8)
+    sc = np.zeros((2, C.NSC), np.int64)
     mask = np.zeros(2, np.uint64)
     moves = np.zeros(512, np.int64)
     scratch = np.zeros(512, np.int64)
-    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+    prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
     row = np.zeros(8, np.uint64)
-    ctl = np.zeros(K.NCTL, np.int64)
+    ctl = np.zeros(C.NCTL, np.int64)
     tt = np.zeros((1, 4), np.uint64)
     nwork = 0
     nout = 0
     grow_at = np.int64(ts.shape[0] * 0.8)
-    tb = params[K.P_TALON_BITS]
-    field = ((np.uint64(1) << np.uint64(params[K.P_WPOS_BITS])) - np.uint64(1)) << np.uint64(tb)
-    draw = params[K.P_DRAW]
-    b = params[K.P_COVER_BITS]
+    tb = params[C.P_TALON_BITS]
+    field = ((np.uint64(1) << np.uint64(params[C.P_WPOS_BITS])) - np.uint64(1)) << np.uint64(tb)
+    draw = params[C.P_DRAW]
+    b = params[C.P_COVER_BITS]
     reps = np.zeros(8, np.int64)
     for e in range(entries.shape[0]):
         f = (entries[e, 1] & field) >> np.uint64(tb)
@@ -74,7 +75,7 @@ def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, f
                 work[nwork, 1] = row[1]
                 work[nwork, 2] = np.uint64(reps[q])
                 nwork += 1
-            if stats[K.ST_TTCOUNT] >= grow_at:
+            if stats[C.ST_TTCOUNT] >= grow_at:
                 return TABLE_FULL
     while nwork > 0:
         nwork -= 1
@@ -102,8 +103,8 @@ def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, f
                 return LONG_KEY
             cwp = K._take_wpos(row, True, params)
             cm = 2 * score
-            for c in range(params[K.P_NCOLS]):
-                cm += sc[1, K.SC_LEN + c]
+            for c in range(params[C.P_NCOLS]):
+                cm += sc[1, C.SC_LEN + c]
             if cm == pm:  # the same layer, the same block: into this layer's table and work list
                 h = K._slot(K._hash(row), ts.shape[0])
                 if K._insert_key(ts, tt, row, h, True, cwp, params, stats, ctl) != 0:
@@ -115,7 +116,7 @@ def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, f
                     nwork += 1
                     if nwork > counts[3]:
                         counts[3] = nwork
-                if stats[K.ST_TTCOUNT] >= grow_at:
+                if stats[C.ST_TTCOUNT] >= grow_at:
                     return TABLE_FULL
             else:
                 if nout >= out.shape[0]:
@@ -126,7 +127,7 @@ def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, f
                 out[nout, 3] = np.uint64(cm - pm)
                 nout += 1
     counts[2] = nout
-    counts[4] = stats[K.ST_TTCOUNT]
+    counts[4] = stats[C.ST_TTCOUNT]
     return DONE
 
 
@@ -190,8 +191,8 @@ def layered(seed: int, rules: str, max_seconds: float) -> dict:
     assert K._compact(row, nb, p, prob.sc, 0), "the prototype keeps short keys only"
     wp = K._take_wpos(row, True, p)
     m0 = 2 * sum(pos.foundations) + sum(len(c) for c in pos.tableau)
-    tb, wb, draw, b = int(p[K.P_TALON_BITS]), int(p[K.P_WPOS_BITS]), int(p[K.P_DRAW]), int(p[K.P_COVER_BITS])
-    assert p[K.P_COVER] == 1, "the prototype keeps cover fields (draw > 1, unlimited redeals)"
+    tb, wb, draw, b = int(p[C.P_TALON_BITS]), int(p[C.P_WPOS_BITS]), int(p[C.P_DRAW]), int(p[C.P_COVER_BITS])
+    assert p[C.P_COVER] == 1, "the prototype keeps cover fields (draw > 1, unlimited redeals)"
     pending: dict[int, list[np.ndarray]] = {
         m0: [_merge_triples(np.array([[row[0], row[1], np.uint64(wp)]], np.uint64), tb, draw, b)]}
     t0 = time.perf_counter()
@@ -209,7 +210,7 @@ def layered(seed: int, rules: str, max_seconds: float) -> dict:
         while True:  # the layer in chunks of entries, its children sorted and deduplicated after each chunk
             ts = np.zeros((size, 2), np.uint64)
             work = np.zeros((size, 3), np.uint64)
-            stats = np.zeros(K.NSTATS, np.int64)
+            stats = np.zeros(C.NSTATS, np.int64)
             counts = np.zeros(8, np.int64)
             outs: dict[int, list[np.ndarray]] = {1: [], 2: []}
             out_peak = 0
@@ -244,7 +245,7 @@ def layered(seed: int, rules: str, max_seconds: float) -> dict:
                 outmult *= 4
                 continue
             break
-        counts[4] = stats[K.ST_TTCOUNT]
+        counts[4] = stats[C.ST_TTCOUNT]
         nodes += int(counts[0])
         expanded += int(counts[1])
         if status == WON:

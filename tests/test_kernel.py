@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, card_name, preset_names
+from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
-from canfield_solver.search import layout as L
 from canfield_solver.search.problem import _Problem
 from helpers import random_position
 
@@ -17,19 +17,19 @@ from helpers import random_position
 def kernel_moves(pos):
     """The kernel's moves at this position, decoded to comparable strings."""
     prob = _Problem(pos)
-    out = np.zeros(512, np.int64)
+    out = np.zeros(C.SCRATCH_SIZE, np.int64)
     n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
     got = set()
     for mv in out[:n]:
-        kind, src, dst, cnt = mv & 15, (mv >> 4) & 255, (mv >> 12) & 255, (mv >> 20) & 255
-        if kind in (K.K_WF, K.K_WT):
+        kind, src, dst, cnt, _redeal = C.unpack_move(mv)
+        if kind in (C.K_WF, C.K_WT):
             card = card_name(prob.talon_list[src])
-            got.add(f"W[{card}]>" + ("F" if kind == K.K_WF else f"T{dst + 1}"))
-        elif kind == K.K_RF:
+            got.add(f"W[{card}]>" + ("F" if kind == C.K_WF else f"T{dst + 1}"))
+        elif kind == C.K_RF:
             got.add("R>F")
-        elif kind == K.K_RT:
+        elif kind == C.K_RT:
             got.add(f"R>T{dst + 1}")
-        elif kind == K.K_TF:
+        elif kind == C.K_TF:
             got.add(f"T{src + 1}>F")
         else:
             ln = len(pos.tableau[src])
@@ -59,10 +59,9 @@ def reference_moves(pos):
 
 
 def unpack_rules(pos):
-    """layout.unpack's arguments that come from the position's rules and base card."""
+    """codec.unpack_long's arguments that come from the position's rules and base card."""
     r = pos.rules
-    return {"ncols": r.columns, "ranks": r.ranks, "base_rank": pos.base_rank, "build": L.BUILD_CODES[r.build],
-            "wrap": {"full": 0, "relative-to-base": 1, "none": 2}[r.tableau_wrap]}
+    return {"ncols": r.columns, "ranks": r.ranks, "base_rank": pos.base_rank, "build": C.BUILD_CODES[r.build]}
 
 
 @settings(max_examples=400, deadline=None)
@@ -75,15 +74,15 @@ def test_move_generation_equals_reference(seed, preset, rng, steps):
 
 def py_key(pos, talon_order):
     r = pos.rules
-    return L.pack(reserve_count=len(pos.reserve), talon_order=talon_order, stock=pos.stock, waste=pos.waste,
-                  tableau=pos.tableau, redeals_used=pos.redeals_used, build=L.BUILD_CODES[r.build],
+    return C.pack_long(reserve_count=len(pos.reserve), talon_order=talon_order, stock=pos.stock, waste=pos.waste,
+                  tableau=pos.tableau, redeals_used=pos.redeals_used, build=C.BUILD_CODES[r.build],
                   draw=r.draw, unlimited=r.redeals is None)
 
 
 def kernel_key(pos):
     prob = _Problem(pos)
     words = np.zeros(4, np.uint64)
-    K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(512, np.int64))
+    K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(C.SCRATCH_SIZE, np.int64))
     return [int(w) for w in words], prob
 
 
@@ -95,15 +94,15 @@ def test_pack_matches_kernel_and_round_trips(seed, preset, rng, steps):
     kk, prob = kernel_key(pos)
     assert kk == py_key(pos, prob.talon_list)
     r = pos.rules
-    un = L.unpack(kk, **unpack_rules(pos), reserve_order=pos.reserve, talon_order=prob.talon_list)
+    un = C.unpack_long(kk, **unpack_rules(pos), reserve_order=pos.reserve, talon_order=prob.talon_list)
     # Unpacking gives the canonical position: same piles, columns sorted.
     assert un["reserve"] == pos.reserve
     assert un["foundations"] == pos.foundations
     assert sorted(map(tuple, un["tableau"])) == sorted(map(tuple, pos.tableau))
     assert un["waste"] + un["stock"] == pos.waste + pos.stock[::-1]
-    again = L.pack(reserve_count=len(un["reserve"]), talon_order=prob.talon_list, stock=un["stock"],
+    again = C.pack_long(reserve_count=len(un["reserve"]), talon_order=prob.talon_list, stock=un["stock"],
                    waste=un["waste"], tableau=un["tableau"], redeals_used=un["redeals_used"],
-                   build=L.BUILD_CODES[r.build], draw=r.draw, unlimited=r.redeals is None)
+                   build=C.BUILD_CODES[r.build], draw=r.draw, unlimited=r.redeals is None)
     assert again == kk
 
 
@@ -152,8 +151,8 @@ def _fits(pos, card, host):
 
 def kernel_stuck(pos):
     prob = _Problem(pos)
-    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-    m = int(K._stuck_closure(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix, K.ALL_CARDS))
+    prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
+    m = int(K._stuck_closure(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix, C.ALL_CARDS))
     assert bool(K._is_stuck(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix)) == (m != 0)
     return {c for c in range(52) if m >> c & 1}
 
@@ -194,12 +193,12 @@ def levels_along_search(rules_name, seed, chunks, nodes):
     tables = _Tables(_key_words(rules), 256 << 20, prob.cover_fields())
     for _ in range(chunks):
         status = K._search(*prob.search_args(tables, nodes))
-        if status in (K.GROW, K.GROW_LONG):
-            tables.grow("short" if status == K.GROW else "long", prob.words)
+        if status in (C.GROW, C.GROW_LONG):
+            tables.grow("short" if status == C.GROW else "long", prob.words)
             continue
-        if status != K.RUNNING:
+        if status != C.RUNNING:
             return
-        yield prob, int(prob.stats[K.ST_DEPTH])
+        yield prob, int(prob.stats[C.ST_DEPTH])
 
 
 @pytest.mark.exhaustive
@@ -211,8 +210,8 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
     from canfield_solver import get_rules
     rules = get_rules("canfield")
     start = Position(Deal.from_seed(141, rules))
-    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-    out = np.zeros(512, np.int64)
+    prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
+    out = np.zeros(C.SCRATCH_SIZE, np.int64)
     checked = fired = longest = 0
     for prob, d in levels_along_search("canfield", 141, 40, 50_000):
         n = K._gen(prob.cols, prob.sc, prob.mask, d, prob.params, prob.reserve, prob.talon, prob.lut, prob.bm,
@@ -222,10 +221,10 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
             K._reset_level(prob.cols, prob.sc, prob.mask, d)
             K._apply(prob.cols, prob.sc, prob.mask, d + 1, mv, prob.params, prob.reserve, prob.talon)
             pos = start.copy()
-            pos.tableau = [[int(x) for x in prob.cols[d + 1, c, :prob.sc[d + 1, K.SC_LEN + c]]]
+            pos.tableau = [[int(x) for x in prob.cols[d + 1, c, :prob.sc[d + 1, C.SC_LEN + c]]]
                            for c in range(rules.columns)]
-            pos.foundations = [int(x) for x in prob.sc[d + 1, K.SC_F:K.SC_F + 4]]
-            m = int(K._stuck_closure(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix, K.ALL_CARDS))
+            pos.foundations = [int(x) for x in prob.sc[d + 1, C.SC_F:C.SC_F + 4]]
+            m = int(K._stuck_closure(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix, C.ALL_CARDS))
             want = py_stuck(pos)
             assert {c for c in range(52) if m >> c & 1} == want, pos.tableau
             # The search's own test answers from the walk's pointers, without the set.
@@ -239,8 +238,8 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
 def check_child_stuck_shortcut(prob, d, tally):
     """On every child of level ``d`` (all moves, and the safe-move list), the search's stuck test of a
     child (``_child_is_stuck``: candidates from the move, then the closure) equals the closure itself."""
-    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-    out = np.zeros(512, np.int64)
+    prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
+    out = np.zeros(C.SCRATCH_SIZE, np.int64)
     assert not K._is_stuck(prob.cols, prob.sc, d, prob.params, prob.bm, prefix)
     for safe in (False, True):
         n = K._gen(prob.cols, prob.sc, prob.mask, d, prob.params, prob.reserve, prob.talon, prob.lut, prob.bm,
@@ -257,10 +256,10 @@ def check_child_stuck_shortcut(prob, d, tally):
             kind = int(mv) & 15
             tally["children"] += 1
             tally["no closure"] += cand == 0
-            tally["candidates"] += cand not in (0, K.ALL_CARDS)
+            tally["candidates"] += cand not in (0, C.ALL_CARDS)
             if full:
-                tally["stuck after a card went home" if kind in (K.K_RF, K.K_WF, K.K_TF) else
-                      "stuck after a card was placed" if kind in (K.K_RT, K.K_WT) else "stuck after a column move"] += 1
+                tally["stuck after a card went home" if kind in (C.K_RF, C.K_WF, C.K_TF) else
+                      "stuck after a card was placed" if kind in (C.K_RT, C.K_WT) else "stuck after a column move"] += 1
 
 
 @needs_jit
@@ -289,7 +288,7 @@ def test_stuck_test_of_a_child_equals_the_closure_after_random_play(seed, preset
     from collections import Counter
     pos = random_position(seed, preset, rng, steps)
     prob = _Problem(pos)
-    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
+    prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
     if not K._is_stuck(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix):
         check_child_stuck_shortcut(prob, 0, Counter())
 
@@ -302,17 +301,17 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
     equal those built anew."""
     pos = random_position(seed, preset, rng, steps)
     prob = _Problem(pos)
-    out = np.zeros(512, np.int64)
+    out = np.zeros(C.SCRATCH_SIZE, np.int64)
     n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
     for mv in out[:n]:
         K._copy_level(prob.cols, prob.sc, prob.mask, 0)
         K._apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
-        got = prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS].copy()
-        tab = int(prob.sc[1, K.SC_TAB])
+        got = prob.sc[1, C.SC_CB:C.SC_CB + C.MAXCOLS].copy()
+        tab = int(prob.sc[1, C.SC_TAB])
         K._init_codes(prob.cols, prob.sc, 1, prob.params)
-        assert list(got) == list(prob.sc[1, K.SC_CB:K.SC_CB + K.MAXCOLS]), (preset, int(mv))
-        want = sum(1 << int(prob.cols[1, c, i]) for c in range(K.MAXCOLS) for i in range(prob.sc[1, K.SC_LEN + c]))
-        assert tab == int(prob.sc[1, K.SC_TAB]) == want, (preset, int(mv))
+        assert list(got) == list(prob.sc[1, C.SC_CB:C.SC_CB + C.MAXCOLS]), (preset, int(mv))
+        want = sum(1 << int(prob.cols[1, c, i]) for c in range(C.MAXCOLS) for i in range(prob.sc[1, C.SC_LEN + c]))
+        assert tab == int(prob.sc[1, C.SC_TAB]) == want, (preset, int(mv))
 
 
 def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
@@ -327,7 +326,7 @@ def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
         pos = random_position(seed, preset, rng, rng.randrange(0, 120))
         prob = _Problem(pos)
         fresh = _Problem(pos)
-        out = np.zeros(512, np.int64)
+        out = np.zeros(C.SCRATCH_SIZE, np.int64)
         n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
         prob.cols[1] = 99  # another position's cards
         K._copy_level(prob.cols, prob.sc, prob.mask, 0)
@@ -338,36 +337,30 @@ def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
             K._copy_level(fresh.cols, fresh.sc, fresh.mask, 0)
             K._apply(fresh.cols, fresh.sc, fresh.mask, 1, mv, fresh.params, fresh.reserve, fresh.talon)
             assert list(prob.sc[1]) == list(fresh.sc[1]) and prob.mask[1] == fresh.mask[1]
-            for c in range(K.MAXCOLS):
-                ln = prob.sc[1, K.SC_LEN + c]
+            for c in range(C.MAXCOLS):
+                ln = prob.sc[1, C.SC_LEN + c]
                 assert list(prob.cols[1, c, :ln]) == list(fresh.cols[1, c, :ln]), (seed, preset, int(mv))
-                if ln > 0 and prob.sc[0, K.SC_LEN + c] > 0 and prob.cols[1, c, 0] != prob.cols[0, c, 0]:
+                if ln > 0 and prob.sc[0, C.SC_LEN + c] > 0 and prob.cols[1, c, 0] != prob.cols[0, c, 0]:
                     refills += 1  # the move emptied column c and the reserve refilled it
     assert refills >= 5, refills
 
 
-def long_key_of_short(hi, lo, params, pos=None):
-    """Undo kernel._compact: the long key a short key stands for. With foundation heights in place of the
-    talon mask (P_FKEY), the talon is the cards of ``pos``'s talon order in no column, not in the reserve
-    and not home."""
-    tb, wb, rb = (int(params[i]) for i in (K.P_TALON_BITS, K.P_WPOS_BITS, K.P_RES_BITS))
-    db = int(params[K.P_RDL_BITS])
-    assert hi >> 63 == 1
-    v = (hi << 64) | lo
-    low = v & ((1 << (tb + wb + rb + db)) - 1)
-    stream = ((v << 1) & ((1 << 128) - 1)) & ~((1 << (tb + wb + rb + db + 1)) - 1)
-    rc = (low >> (tb + wb)) & ((1 << rb) - 1)
-    w0 = ((low >> tb) & ((1 << wb) - 1)) << L.WPOS_SHIFT
-    w0 |= rc << L.RES_SHIFT
-    w0 |= ((low >> (tb + wb + rb)) & ((1 << db) - 1)) << L.RDL_SHIFT
-    words = [w0 | 1 << L.MARK_BIT, stream >> 64, stream & ((1 << 64) - 1), 0]
-    if not params[K.P_FKEY]:
-        words[0] |= low & ((1 << tb) - 1)
-        return words
+def long_key_of_short(hi, lo, params, pos):
+    """Undo kernel._compact with codec.unpack_short: the long key a short key stands for. With foundation
+    heights in place of the talon mask (P_FKEY), the talon is the cards of ``pos``'s talon order in no
+    column, not in the reserve and not home."""
     r = pos.rules
-    cols = L.unpack(words, **unpack_rules(pos), reserve_order=[], talon_order=[])["tableau"]
-    home = {s * 13 + (pos.base_rank + i) % r.ranks for s in range(4) for i in range((low >> (4 * s)) & 15)}
-    placed = {c for col in cols for c in col} | set(pos.reserve[:rc]) | home
+    f = C.unpack_short(hi, lo, params, ranks=r.ranks)
+    stream, nbits = C.column_stream(f["tableau"], C.BUILD_CODES[r.build])
+    stream <<= C.COL_STREAM_BITS - nbits
+    w0 = (f["wpos"] << C.WPOS_SHIFT) | (f["reserve"] << C.RES_SHIFT) | (f["redeals"] << C.RDL_SHIFT) | 1 << C.MARK_BIT
+    words = [w0, stream >> 128, (stream >> 64) & ((1 << 64) - 1), stream & ((1 << 64) - 1)]
+    if not params[C.P_FKEY]:
+        words[0] |= f["first"]
+        return words
+    heights = C.unpack_heights(f["first"])
+    home = {s * 13 + (pos.base_rank + i) % r.ranks for s in range(4) for i in range(heights[s])}
+    placed = {c for col in f["tableau"] for c in col} | set(pos.reserve[:f["reserve"]]) | home
     for i, c in enumerate(list(pos.waste) + list(reversed(pos.stock))):  # the talon order (_Problem)
         if c not in placed:
             words[0] |= 1 << i
@@ -382,12 +375,15 @@ def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):
     pos = random_position(seed, preset, rng, steps)
     prob = _Problem(pos)
     words = np.zeros(4, np.uint64)
-    nbits = K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(512, np.int64))
+    nbits = K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(C.SCRATCH_SIZE, np.int64))
     long_key = [int(w) for w in words]
     fits = long_key[3] == 0 and nbits + sum(int(prob.params[i]) for i in (
-        K.P_TALON_BITS, K.P_WPOS_BITS, K.P_RES_BITS, K.P_RDL_BITS)) <= 127
+        C.P_TALON_BITS, C.P_WPOS_BITS, C.P_RES_BITS, C.P_RDL_BITS)) <= 127
+    py_short = C.pack_short(long_key, nbits, prob.params, pos.foundations)
     assert K._compact(words, nbits, prob.params, prob.sc, 0) == fits
+    assert (py_short is not None) == fits
     if fits:
+        assert (int(words[0]), int(words[1])) == py_short  # the compiled and the plain-Python pack agree
         assert int(words[2]) == int(words[3]) == 0
         assert long_key_of_short(int(words[0]), int(words[1]), prob.params, pos) == long_key
     else:
@@ -396,11 +392,11 @@ def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):
 
 def test_cover_rows_keep_the_least_waste_position_of_each_residue():
     """kernel._cover_insert_at on a table of one key: which waste positions are expanded, seen or covered."""
-    params = np.zeros(K.NPARAMS, np.int64)
-    params[K.P_DRAW], params[K.P_COVER], params[K.P_TALON_BITS], params[K.P_WPOS_BITS] = 3, 1, 20, 9
-    params[K.P_COVER_BITS] = 4  # a 20-card talon: 1 + position // 3 up to 7
+    params = np.zeros(C.NPARAMS, np.int64)
+    params[C.P_DRAW], params[C.P_COVER], params[C.P_TALON_BITS], params[C.P_WPOS_BITS] = 3, 1, 20, 9
+    params[C.P_COVER_BITS] = 4  # a 20-card talon: 1 + position // 3 up to 7
     ts = np.zeros((64, 2), np.uint64)
-    stats = np.zeros(K.NSTATS, np.int64)
+    stats = np.zeros(C.NSTATS, np.int64)
     row = np.array([1 << 63 | 12345, 777, 0, 0, 0, 0, 0], np.uint64)  # word 1's cover field (bits 20..28) clear
 
     w, shift, field = K._cover_at(True, params)
@@ -410,19 +406,19 @@ def test_cover_rows_keep_the_least_waste_position_of_each_residue():
     def ins(wp):
         return int(K._cover_insert_at(ts, row, np.uint64(5), wp, params, stats, w, shift, field, True, False))
 
-    assert ins(7) == 2 and stats[K.ST_TTCOUNT] == 1              # new position, in a new row
-    assert ins(7) == 0 and stats[K.ST_COVERED] == 0               # the same waste position: seen
-    assert ins(10) == 0 and stats[K.ST_COVERED] == 1              # 7 draws on to 10: covered
-    assert ins(0) == 0 and stats[K.ST_COVERED] == 2               # ... and to the end of the pass
-    assert ins(8) == 1 and stats[K.ST_MERGED] == 1                # other residue: 7 never reaches 8
-    assert ins(4) == 1 and stats[K.ST_MERGED] == 2                # earlier in 7's residue: it covers 7
+    assert ins(7) == 2 and stats[C.ST_TTCOUNT] == 1              # new position, in a new row
+    assert ins(7) == 0 and stats[C.ST_COVERED] == 0               # the same waste position: seen
+    assert ins(10) == 0 and stats[C.ST_COVERED] == 1              # 7 draws on to 10: covered
+    assert ins(0) == 0 and stats[C.ST_COVERED] == 2               # ... and to the end of the pass
+    assert ins(8) == 1 and stats[C.ST_MERGED] == 1                # other residue: 7 never reaches 8
+    assert ins(4) == 1 and stats[C.ST_MERGED] == 2                # earlier in 7's residue: it covers 7
     assert ins(7) == 0 and ins(5) == 1 and ins(11) == 0           # 4 covers 7; 5 is new, then covers 11
     assert ins(2) == 1 and ins(1) == 1                            # earlier still, in each residue
     assert ins(4) == 0 and ins(8) == 0 and ins(0) == 0            # now all covered by 1 and 2
-    assert stats[K.ST_TTCOUNT] == 1                               # all in one row
+    assert stats[C.ST_TTCOUNT] == 1                               # all in one row
     # A fresh key first reached at the end of the pass covers no later position.
     row[0] += np.uint64(1)
-    assert ins(0) == 2 and ins(4) == 1 and ins(0) == 0 and stats[K.ST_TTCOUNT] == 2
+    assert ins(0) == 2 and ins(4) == 1 and ins(0) == 0 and stats[C.ST_TTCOUNT] == 2
 
 
 def test_tables_hash_rows_without_the_cover_field_the_kernel_uses():

@@ -7,6 +7,7 @@ import time
 from typing import Callable
 
 from ..engine.game import Position
+from . import codec as C
 from . import kernel as K
 from .outcome import Outcome
 from .problem import _key_words, _Problem, _Tables, decode, positions, result_stats
@@ -25,52 +26,52 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     prob = _Problem(start)
     tables = _Tables(_key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields())
     limit: str | None = None
-    status = K.RUNNING
+    status = C.RUNNING
     st = prob.stats
     try:
         while True:
             budget = CHUNK_NODES
             if max_nodes is not None:
-                budget = min(budget, max_nodes - int(st[K.ST_NODES]))
+                budget = min(budget, max_nodes - int(st[C.ST_NODES]))
                 if budget <= 0:
                     limit = "nodes"
                     break
-            nodes_before = int(st[K.ST_NODES])
+            nodes_before = int(st[C.ST_NODES])
             status = K._search(*prob.search_args(tables, budget))
-            if status in (K.GROW, K.GROW_LONG):
-                if not tables.grow("short" if status == K.GROW else "long", prob.words):
+            if status in (C.GROW, C.GROW_LONG):
+                if not tables.grow("short" if status == C.GROW else "long", prob.words):
                     limit = "memory"
                     break
                 continue
-            if status in (K.SOLVED, K.EXHAUSTED):
+            if status in (C.SOLVED, C.EXHAUSTED):
                 break
-            if int(st[K.ST_NODES]) == nodes_before:  # the next expansion does not fit the node limit
+            if int(st[C.ST_NODES]) == nodes_before:  # the next expansion does not fit the node limit
                 limit = "nodes"
                 break
             elapsed = time.perf_counter() - t0
             if progress is not None:
-                progress(int(st[K.ST_NODES]), elapsed)
+                progress(int(st[C.ST_NODES]), elapsed)
             if max_seconds is not None and elapsed >= max_seconds:
                 limit = "seconds"
                 break
     except KeyboardInterrupt:
         limit = "interrupted"
-        status = K.RUNNING
+        status = C.RUNNING
     seconds = time.perf_counter() - t0
     if keep is not None:
         keep["problem"], keep["tables"] = prob, tables
-    won = status == K.SOLVED
-    solution = ([int(prob.moves[k, prob.midx[k] - 1]) & K.MOVE_BITS for k in range(int(st[K.ST_SOLVED_DEPTH]))]
+    won = status == C.SOLVED
+    solution = ([int(prob.moves[k, prob.midx[k] - 1]) & C.MOVE_BITS for k in range(int(st[C.ST_SOLVED_DEPTH]))]
                 if won else [])
     return Outcome(
         won=won,
         limit=limit,
-        truncated=bool(st[K.ST_TRUNCATED]),
+        truncated=bool(st[C.ST_TRUNCATED]),
         solution=solution,
-        best_score=int(st[K.ST_BEST]),
-        best_path=[int(prob.best_path[k]) for k in range(int(st[K.ST_BEST_LEN]))],
-        nodes=int(st[K.ST_NODES]),
-        max_depth=int(st[K.ST_MAXDEPTH]),
+        best_score=int(st[C.ST_BEST]),
+        best_path=[int(prob.best_path[k]) for k in range(int(st[C.ST_BEST_LEN]))],
+        nodes=int(st[C.ST_NODES]),
+        max_depth=int(st[C.ST_MAXDEPTH]),
         positions=positions(st),
         seconds=seconds,
         decode=lambda path: decode(prob, start, path),

@@ -25,7 +25,19 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from .layout import MARK_BIT, RDL_SHIFT, RES_SHIFT, WPOS_SHIFT
+from . import codec as C
+from .codec import (  # noqa: F401 (the constants the compiled functions read)
+    ALL_CARDS, BM_GUESTS, BM_HOME, BM_HOME_STRIDE, BM_HOSTS, BM_LOWER, CK_HASH, CK_LONG_ROW, CK_SCORE, CK_SHORT_ROW, CK_STUCK_ROW,
+    CK_TABLE, CK_WPOS, COLCAP, COL_HEADER_BITS, COL_LEN_BITS, CTL_HUNGRY, CTL_PAR, CTL_ROWS, CTL_ROWS_LONG,
+    CTL_STOP, EXHAUSTED, GROW, GROW_LONG, K_RF, K_RT, K_TF, K_TT, K_WF, K_WT, LONG_ONLY, LUT_GUESTS, LUT_REL,
+    MARK_BIT, MAXCOLS, MOVE_BITS, NCTL, NSC, P_AUTOFILL, P_COLMOVES, P_COVER, P_COVER_BITS, P_DRAW, P_FKEY,
+    P_GAPFILL, P_GAPLOCK, P_NCOLS, P_RANKS, P_REDEALS, P_SAFE, P_STUCK, P_SUITBITS, P_TALON_BITS, P_WPOS_BITS,
+    RDL_BITS, RDL_SHIFT, RES_BITS, RES_SHIFT, RUNNING, SCRATCH_SIZE, SCR_CODES, SCR_ORDER, SCR_PRES, SCR_QIDX,
+    SCR_QRD, SC_CB, SC_F, SC_LEN, SC_RDL, SC_RES, SC_TAB, SC_WB, SEEN, SHORT_BITS, SOLVED, ST_BEST, ST_BEST_LEN,
+    ST_COVERED, ST_DEPTH, ST_DONATED, ST_MAXDEPTH, ST_MERGED, ST_NEXT_DONATE, ST_NODES, ST_SEEN, ST_SHORT,
+    ST_SOLVED_DEPTH, ST_STARTED, ST_STUCK, ST_TRUNCATED, ST_TTCOUNT, ST_UNSHARED, ST_UNSHARED_LONG, WPOS_BITS,
+    WPOS_SHIFT,
+)
 
 # Kernel functions never allocate (every array is made in Python and passed
 # in), so they run without Numba's reference counting: an array passed to a
@@ -43,123 +55,29 @@ _INLINE = {**_NO_NRT, "forceinline": os.environ.get("CANFIELD_KERNEL_NOINLINE", 
 # The search releases the GIL, so worker threads can search one deal together (parallel.py).
 _ENTRY = {**_NO_NRT, "nogil": True}
 
-# Rule parameters (one int64 array) ------------------------------------------
-# (Ranks, wrap and build order reach the kernel through the card lookup table.)
-P_RANKS = 0
-P_NCOLS = 1
-P_BUILD = 2       # 0 alternate colours, 1 same suit, 2 any suit (for the key's suit bits)
-P_COLMOVES = 3    # 0 top card or whole column, 1 whole column only, 2 runs, 3 whole or freeing parts
-P_GAPFILL = 4     # once the reserve is empty: 0 waste top only, 1 any card
-P_AUTOFILL = 5    # 1: gaps are filled at once from the reserve
-P_DRAW = 6
-P_REDEALS = 7     # -1 unlimited
-P_SAFE = 8        # safe foundation moves: 0 off, 1 alt/full-wrap table, 2 alt standard, 3 guests home
-P_STUCK = 9       # 1: apply the stuck-card test
-P_GAPLOCK = 10    # 1: no column-to-column move while a gap is open
-P_SUITBITS = 11   # key bits per card above a column's bottom (layout.py): 1 alternate, 0 same suit, 2 any
-P_TALON_BITS = 12     # widths of word 0's fields in a short key (_compact): talon cards (or foundations, P_FKEY),
-P_WPOS_BITS = 13      # waste position,
-P_RES_BITS = 14       # reserve count,
-P_RDL_BITS = 15       # redeals used (0 when unlimited)
-P_COVER = 16      # 1: rows merge the waste positions of one position and cover the later ones (_cover_insert_at)
-P_COVER_BITS = 17     # bits per residue in a row's cover field
-P_FKEY = 18       # 1: a short key's first field holds the foundation heights (4 bits each) instead of the talon mask
-NPARAMS = 19
-# A long row keeps its cover field in word 0's spare bits (the redeal field is unused when redeals are
-# unlimited, which covering needs): bits 52..62.
-LONG_COVER_SHIFT = 52
-LONG_COVER_BITS = 11
-
-# Card lookup table (int64[52, 64]), built once per search in Python:
-# lut[c, h] for h < 52 is 1 when card c may be built on card h; then the
-# card's rank counted from the base, and the -1 padded lists of the cards
-# that may be built on it (guests) and that it may be built on (hosts).
-LUT_REL = 52
-LUT_GUESTS = 53
-LUT_HOSTS = 57
-LUT_WIDTH = 64
-
-# Card bit masks (uint64[BM_SIZE], bit c = card c), built once per search in
-# Python: for each card the cards of its suit below it (counted from the
-# base), its hosts and its guests; for each suit and foundation height f the
-# mask of the f cards that are home.
-BM_LOWER = 0
-BM_HOSTS = 52
-BM_GUESTS = 104
-BM_HOME = 156     # + suit * 16 + height
-BM_SIZE = 220
-ALL_CARDS = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-# Per-level scalars (one int64 row per stack level) ---------------------------
-SC_RES = 0        # reserve cards left (the top is reserve[SC_RES - 1])
-SC_WB = 1         # waste boundary: the waste is the present talon cards with index < SC_WB
-SC_RDL = 2        # redeals used
-SC_F = 3          # 4 foundation counts, by suit
-SC_LEN = 7        # column lengths (up to 6 columns)
-SC_CB = 13        # per column, the key's suit codes of the cards above its bottom, newest lowest
-                  # (kept only when they fit 64 bits: P_SUITBITS <= 1)
-SC_TAB = 19       # the cards in the columns, as a mask (bit c = card c)
-NSC = 20
-
-MAXCOLS = 6
-COLCAP = 53
-
-# Search statistics and resumable state --------------------------------------
-ST_NODES = 0
-ST_MAXDEPTH = 1
-ST_BEST = 2
-ST_DEPTH = 3
-ST_STARTED = 4
-ST_TRUNCATED = 5
-ST_TTCOUNT = 6
-ST_STUCK = 7
-ST_SOLVED_DEPTH = 8
-ST_SEEN = 9       # children already in the table when made
-ST_SHORT = 10     # rows of the short table (ST_TTCOUNT counts the rows of both)
-ST_BEST_LEN = 11  # moves in best_path: the path to the first position with the best score
-ST_COVERED = 12   # children cut because a position earlier in the same pass was reached (_cover_insert_at)
-ST_MERGED = 13    # positions added to a row that already held another waste position of theirs
-ST_DONATED = 14   # positions handed over to other workers, in the donation buffers (_donate)
-ST_UNSHARED = 15  # rows of the short table this worker stored and has not added to ctl[CTL_ROWS] yet
-ST_UNSHARED_LONG = 16  # the same for the long table
-ST_NEXT_DONATE = 17  # after a look for positions to hand over found none: the node count to look again at
-NSTATS = 18
-
-# Shared control of the workers that search one deal together (int64[NCTL], parallel.py) -----------
-# (The row counts, which every worker adds to, sit on cache lines of their own: a worker reads the flags
-# at every step, and a line that another core keeps writing would miss every time.)
-CTL_PAR = 0       # 1: the tables are shared with other workers (atomic inserts, shared row counts)
-CTL_STOP = 1      # set by a worker that won, or by the coordinator: every worker returns at its next step
-CTL_HUNGRY = 2    # positions the coordinator asks the workers to hand over (_donate)
-CTL_ROWS = 8      # rows of the short table, all workers together (each adds its own in batches)
-CTL_ROWS_LONG = 16  # rows of the long table, all workers together
-NCTL = 24
 ROWS_BATCH = 256  # rows a worker stores before it adds them to the shared count
 DONATE_EVERY = 4096  # nodes a worker searches before it looks again for positions to hand over
 BUSY = np.uint64(1)   # word 0 of a row another worker is writing (no key has bit 63 clear)
 
-RUNNING = 0
-SOLVED = 1
-EXHAUSTED = 2
-GROW = 3          # the short table is due to grow
-GROW_LONG = 4     # the long table is due to grow
-LONG_ONLY = 999
+# Every packed format (parameters, card tables, level scalars, statistics, control words, move codes, keys,
+# cover fields, scratch and child-key offsets) is codec.py's: the small functions that read and write
+# them are compiled from codec's own text, so the kernel and the plain-Python side read one definition.
+_jit = njit(**_INLINE)
+_mv = _jit(C.move_code)
+_mv_kind = _jit(C.move_kind)
+_mv_src = _jit(C.move_src)
+_mv_dst = _jit(C.move_dst)
+_mv_count = _jit(C.move_count)
+_mv_redeal = _jit(C.move_redeal)
+_suit_code = _jit(C.suit_code)
+_column_header = _jit(C.column_header)
+_short_fields = _jit(C.short_fields)
+_short_low = _jit(C.short_low)
+_pack_heights = _jit(C.pack_heights)
+_cover_field_at = _jit(C.cover_field_at)
+_cover_bits = _jit(C.cover_bits)
+_cover_least = _jit(C.cover_least)
 
-# Moves: kind | src << 4 | dst << 12 | count << 20 | redeal << 28 ------------
-K_RF = 0
-K_RT = 1
-K_WF = 2
-K_WT = 3
-K_TF = 4
-K_TT = 5
-MOVE_BITS = (1 << 29) - 1
-SEEN = 1 << 40    # flag on a stored move: its child was already in the table, or stuck, when it was made
-STUCK_ROW = np.uint64(2)  # child_keys[k, 6] of a stuck child in _expand (else 1: short key, 0: long)
-
-
-@njit(**_INLINE)
-def _mv(kind, src, dst, count, redeal):
-    return kind | (src << 4) | (dst << 12) | (count << 20) | (redeal << 28)
 
 
 if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same counts, slowly
@@ -420,7 +338,7 @@ def _home_mask(sc, d, bm):
     """The cards on the foundations at level ``d``, as a mask."""
     home = np.uint64(0)
     for k in range(4):
-        home |= bm[BM_HOME + k * 16 + sc[d, SC_F + k]]
+        home |= bm[BM_HOME + k * BM_HOME_STRIDE + sc[d, SC_F + k]]
     return home
 
 
@@ -475,10 +393,10 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     filled from the reserve or the waste) covers nothing and is never needed in the set, and a top
     card moved off one of its hosts leaves that host on top, so it is never in the set.
     """
-    kind = mv & 15
-    src = (mv >> 4) & 255
-    dst = (mv >> 12) & 255
-    cnt = (mv >> 20) & 255
+    kind = _mv_kind(mv)
+    src = _mv_src(mv)
+    dst = _mv_dst(mv)
+    cnt = _mv_count(mv)
     if kind == K_TT:
         ls = sc[d, SC_LEN + src]
         if cnt == 1 and ls >= 2:
@@ -589,9 +507,9 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scra
                 if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
                     out[0] = _mv(K_TF, c, 0, 1, 0)
                     return 1
-    qidx = scratch[256:320]
-    qrd = scratch[320:384]
-    nq = _waste_targets(sc, mask, d, params, qidx, qrd, scratch[384:448])
+    qidx = scratch[SCR_QIDX:SCR_QRD]
+    qrd = scratch[SCR_QRD:SCR_PRES]
+    nq = _waste_targets(sc, mask, d, params, qidx, qrd, scratch[SCR_PRES:SCR_ORDER])
     n = 0
     # 1. Foundation moves.
     if res > 0 and _fits_f(reserve[res - 1], sc, d, params, lut):
@@ -717,15 +635,6 @@ def _reset_level(cols, sc, mask, d):
 
 
 @njit(**_INLINE)
-def _suit_code(card, sb):
-    """The key's code of a card above a column's bottom (layout.suit_code)."""
-    s = card // 13
-    if sb == 1:
-        return 1 if s >= 2 else 0
-    return s if sb == 2 else 0
-
-
-@njit(**_INLINE)
 def _place(cols, sc, d, card, to_foundation, dst, sb):
     """Put a single card on its foundation or on top of column ``dst``."""
     if to_foundation:
@@ -758,11 +667,11 @@ def _init_codes(cols, sc, d, params):
 @njit(**_INLINE)
 def _apply(cols, sc, mask, d, mv, params, reserve, talon):
     """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve."""
-    kind = mv & 15
-    src = (mv >> 4) & 255
-    dst = (mv >> 12) & 255
-    cnt = (mv >> 20) & 255
-    rd = (mv >> 28) & 1
+    kind = _mv_kind(mv)
+    src = _mv_src(mv)
+    dst = _mv_dst(mv)
+    cnt = _mv_count(mv)
+    rd = _mv_redeal(mv)
     sb = params[P_SUITBITS]
     if kind == K_RF or kind == K_RT:
         r = sc[d, SC_RES] - 1
@@ -852,8 +761,8 @@ def _key(cols, sc, mask, d, params, words, scratch):
     words[3] = np.uint64(0)
     ncols = params[P_NCOLS]
     sb = params[P_SUITBITS]
-    order = scratch[448:454]
-    codes = scratch[456:462]
+    order = scratch[SCR_ORDER:SCR_ORDER + MAXCOLS]
+    codes = scratch[SCR_CODES:SCR_CODES + MAXCOLS]
     for c in range(ncols):
         order[c] = c
         codes[c] = cols[d, c, 0] + 1 if sc[d, SC_LEN + c] > 0 else 0
@@ -873,8 +782,8 @@ def _key(cols, sc, mask, d, params, words, scratch):
         for oi in range(ncols):
             c = order[oi]
             ln = sc[d, SC_LEN + c]
-            k = 12 + (sb * (ln - 1) if ln > 1 else 0)
-            v = (np.uint64((codes[c] << 6) | ln) << np.uint64(k - 12)) | np.uint64(sc[d, SC_CB + c])
+            k = COL_HEADER_BITS + (sb * (ln - 1) if ln > 1 else 0)
+            v = (np.uint64((codes[c] << COL_LEN_BITS) | ln) << np.uint64(k - COL_HEADER_BITS)) | np.uint64(sc[d, SC_CB + c])
             hi = (hi << np.uint64(k)) | (lo >> np.uint64(64 - k))
             lo = (lo << np.uint64(k)) | v
             nbits += k
@@ -892,7 +801,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
     for oi in range(ncols):
         c = order[oi]
         ln = sc[d, SC_LEN + c]
-        pos = _put(words, pos, np.uint64((codes[c] << 6) | ln), 12)
+        pos = _put(words, pos, np.uint64((codes[c] << COL_LEN_BITS) | ln), COL_HEADER_BITS)
         if ln > 1:
             acc = np.uint64(0)
             nb = 0
@@ -1003,16 +912,7 @@ def _tt_rehash(old, new, words, field, w):
 def _cover_at(short, params):
     """(word, shift, field) of the cover field in a row of the short (``short``) or the long table; field 0
     when that table's rows have none (covering off, or a field too wide for the long key's spare bits)."""
-    width = np.uint64(params[P_WPOS_BITS])
-    if params[P_COVER] != 1:
-        return 0, np.uint64(0), np.uint64(0)
-    if short:
-        shift = np.uint64(params[P_TALON_BITS])
-        return 1, shift, ((np.uint64(1) << width) - np.uint64(1)) << shift
-    if params[P_WPOS_BITS] > LONG_COVER_BITS:
-        return 0, np.uint64(0), np.uint64(0)
-    shift = np.uint64(LONG_COVER_SHIFT)
-    return 0, shift, ((np.uint64(1) << width) - np.uint64(1)) << shift
+    return _cover_field_at(short, params[P_COVER] == 1, params[P_TALON_BITS], params[P_WPOS_BITS])
 
 
 @njit(**_INLINE)
@@ -1026,7 +926,7 @@ def _take_wpos(row, short, params):
         wp = np.int64((row[1] & field) >> shift)
         row[1] &= ~field
         return wp
-    wfield = np.uint64(63) << np.uint64(WPOS_SHIFT)
+    wfield = np.uint64((1 << WPOS_BITS) - 1) << np.uint64(WPOS_SHIFT)
     wp = np.int64((row[0] & wfield) >> np.uint64(WPOS_SHIFT))
     row[0] &= ~wfield
     return wp
@@ -1091,8 +991,7 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
                     stats[ST_COVERED] += 1
                 return 0
         else:
-            off = np.uint64(1 + b * (wp % draw - 1))
-            least = np.int64((c >> off) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1)))
+            least = _cover_least(c, wp, draw, b)
             here = wp // draw + 1
             if least != 0 and least <= here:
                 if least < here:
@@ -1106,16 +1005,6 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
             break
     stats[ST_MERGED] += 1
     return 1
-
-
-@njit(**_INLINE)
-def _cover_bits(c, wp, draw, b):
-    """Cover field ``c`` with waste position ``wp`` taken in (it is the least of its residue now)."""
-    if wp == 0:
-        return c | np.uint64(1)
-    off = np.uint64(1 + b * (wp % draw - 1))
-    ones = (np.uint64(1) << np.uint64(b)) - np.uint64(1)
-    return (c & ~(ones << off)) | (np.uint64(wp // draw + 1) << off)
 
 
 @njit(**_INLINE)
@@ -1135,21 +1024,19 @@ def _compact(words, nbits, params, sc, d):
     (column headers), so different positions never share a short key, and a
     position always gets the same one.
     """
-    tb = params[P_TALON_BITS]
-    wb = params[P_WPOS_BITS]
-    rb = params[P_RES_BITS]
-    db = params[P_RDL_BITS]
-    if words[3] != np.uint64(0) or nbits + tb + wb + rb + db > 127:
+    _ts, tb, _ws, wb, _rs, rb, _ds, db = _short_fields(params)
+    if words[3] != np.uint64(0) or nbits + tb + wb + rb + db > SHORT_BITS:
         return 0
     w0 = words[0]
     if params[P_FKEY] == 1:
-        low = np.uint64(sc[d, SC_F] | (sc[d, SC_F + 1] << 4) | (sc[d, SC_F + 2] << 8) | (sc[d, SC_F + 3] << 12))
+        first = np.uint64(_pack_heights(sc[d, SC_F], sc[d, SC_F + 1], sc[d, SC_F + 2], sc[d, SC_F + 3]))
     else:
-        low = w0 & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
-    low |= ((w0 >> np.uint64(WPOS_SHIFT)) & np.uint64(63)) << np.uint64(tb)
-    low |= ((w0 >> np.uint64(RES_SHIFT)) & np.uint64(63)) << np.uint64(tb + wb)
-    low |= ((w0 >> np.uint64(RDL_SHIFT)) & np.uint64(15)) << np.uint64(tb + wb + rb)
-    hi = (np.uint64(1) << np.uint64(63)) | (words[1] >> np.uint64(1))
+        first = w0 & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
+    low = _short_low(first, (w0 >> np.uint64(WPOS_SHIFT)) & np.uint64((1 << WPOS_BITS) - 1),
+                     (w0 >> np.uint64(RES_SHIFT)) & np.uint64((1 << RES_BITS) - 1),
+                     (w0 >> np.uint64(RDL_SHIFT)) & np.uint64((1 << RDL_BITS) - 1), params)
+    # bit 127 set, the stream (left-aligned in words 1..2) from bit 126 down, the low fields below it
+    hi = (np.uint64(1) << np.uint64(MARK_BIT)) | (words[1] >> np.uint64(1))
     lo = (words[1] << np.uint64(63)) | (words[2] >> np.uint64(1)) | low
     words[0] = hi
     words[1] = lo
@@ -1185,10 +1072,10 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
         # The move just made, if it moved part of a column, is undone by the
         # same cards going straight back: that is the parent position.
         a = moves[d - 1, midx[d - 1] - 1] & MOVE_BITS
-        asrc = (a >> 4) & 255
-        acnt = (a >> 20) & 255
-        if (a & 15) == K_TT and sc[d - 1, SC_LEN + asrc] > acnt:
-            us = (a >> 12) & 255
+        asrc = _mv_src(a)
+        acnt = _mv_count(a)
+        if _mv_kind(a) == K_TT and sc[d - 1, SC_LEN + asrc] > acnt:
+            us = _mv_dst(a)
             ud = asrc
             uc = acnt
     n = _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, moves[d], True, scratch, us, ud, uc)
@@ -1210,31 +1097,32 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             stats[ST_BEST] = sc_k
             return 1
         row = child_keys[k]
-        row[5] = np.uint64(sc_k)
+        row[CK_SCORE] = np.uint64(sc_k)
         if _child_is_stuck(cols, sc, d, moves[d, k], params, reserve, talon, bm, prefix):
-            row[6] = STUCK_ROW
+            row[CK_TABLE] = CK_STUCK_ROW
             continue
         short = _compact(row, _key(cols, sc, mask, d + 1, params, row, scratch), params, sc, d + 1)
         table = ts if short else tt
         wp = _take_wpos(row, short, params)
         h = _slot(_hash(row), table.shape[0])
-        row[7] = np.uint64(wp + 1)
-        row[4] = h
-        row[6] = np.uint64(short)
+        row[CK_WPOS] = np.uint64(wp + 1)
+        row[CK_HASH] = h
+        row[CK_TABLE] = CK_SHORT_ROW if short else CK_LONG_ROW
         _prefetch_row(table, h)  # every child's cache miss is under way before the first probe
     for k in range(n):
         row = child_keys[k]
-        if row[6] == STUCK_ROW:
+        if row[CK_TABLE] == CK_STUCK_ROW:
             moves[d, k] |= SEEN
             stats[ST_STUCK] += 1
-        elif _insert_key(ts, tt, row, row[4], row[6] == np.uint64(1), np.int64(row[7]) - 1, params, stats, ctl) == 0:
+        elif _insert_key(ts, tt, row, row[CK_HASH], row[CK_TABLE] == CK_SHORT_ROW, np.int64(row[CK_WPOS]) - 1,
+                             params, stats, ctl) == 0:
             moves[d, k] |= SEEN
             stats[ST_SEEN] += 1
             continue
         # A new child, or a stuck one (never stored, so this is the first time its score is seen unless it
         # was made before, and then it is no higher than the best): the best score is as if it were stored.
-        if np.int64(row[5]) > stats[ST_BEST]:
-            stats[ST_BEST] = np.int64(row[5])
+        if np.int64(row[CK_SCORE]) > stats[ST_BEST]:
+            stats[ST_BEST] = np.int64(row[CK_SCORE])
             # The path to this child: the move being explored at each level, then this one.
             for j in range(d):
                 best_path[j] = moves[j, midx[j] - 1] & MOVE_BITS
@@ -1412,4 +1300,4 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
 @njit(cache=True)
 def _gen_all(params, reserve, talon, lut, bm, cols, sc, mask, out):
     """Every move of level 0 without safe-move pruning (for the tests)."""
-    return _gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, out, False, np.zeros(512, np.int64), -1, -1, -1)
+    return _gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, out, False, np.zeros(SCRATCH_SIZE, np.int64), -1, -1, -1)

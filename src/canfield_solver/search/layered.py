@@ -37,6 +37,7 @@ from numba import njit
 
 from ..engine.game import Position
 from ..errors import CanfieldError, SolverBugError
+from . import codec as C
 from . import kernel as K
 from . import rows as R
 from .outcome import Outcome
@@ -60,32 +61,12 @@ def _cmp(a0, a1, b0, b1):
     return 0
 
 
-@njit(cache=True)
-def _merge_field(f, g, draw, cb):
-    """Two cover fields of one key as one (solver notes §6): the cycle bit ORed, the least waste position of
-    each residue kept (0: none)."""
-    r = (f | g) & np.uint64(1)
-    ones = (np.uint64(1) << np.uint64(cb)) - np.uint64(1)
-    for q in range(1, draw):
-        sh = np.uint64(1 + cb * (q - 1))
-        x = (f >> sh) & ones
-        y = (g >> sh) & ones
-        v = x
-        if v == np.uint64(0) or (y != np.uint64(0) and y < v):
-            v = y
-        r |= v << sh
-    return r
-
-
-@njit(cache=True)
-def _covers(f, wp, draw, cb):
-    """Whether cover field ``f`` holds waste position ``wp`` or an earlier one of its pass (kernel
-    ._cover_insert_at's test): the position at ``wp`` then has no move a position already reached lacks."""
-    if wp == 0:
-        return f != np.uint64(0)
-    off = np.uint64(1 + cb * (wp % draw - 1))
-    least = np.int64((f >> off) & ((np.uint64(1) << np.uint64(cb)) - np.uint64(1)))
-    return least != 0 and least <= wp // draw + 1
+# The cover field's functions are codec's (one text with the kernel's); compiled here for the phase's own use.
+_merge_field = njit(cache=True)(C.merge_cover)
+_covers = njit(cache=True)(C.covers)
+_cover_bits = njit(cache=True)(C.cover_bits)
+_cover_field_at = njit(cache=True)(C.cover_field_at)
+_short_fields = njit(cache=True)(C.short_fields)
 
 
 @njit(cache=True)
@@ -111,7 +92,7 @@ def _sorted_run(buf, n, dm, field, tb, cover, draw, cb):
         i = order[j]
         k0 = buf[i, 0]
         k1 = buf[i, 1]
-        f = _cover_field(np.int64(buf[i, 2]), draw, cb) if cover else np.uint64(0)
+        f = _cover_bits(np.uint64(0), np.int64(buf[i, 2]), draw, cb) if cover else np.uint64(0)
         if m > 0 and out[m - 1, 0] == k0 and (out[m - 1, 1] & ~field) == k1:
             if cover:
                 old = (out[m - 1, 1] & field) >> np.uint64(tb)
@@ -121,14 +102,6 @@ def _sorted_run(buf, n, dm, field, tb, cover, draw, cb):
             out[m, 1] = k1 | (f << np.uint64(tb))
             m += 1
     return out[:m].copy()
-
-
-@njit(cache=True)
-def _cover_field(wp, draw, cb):
-    """The cover field of one waste position (kernel._cover_bits on an empty field)."""
-    if wp == 0:
-        return np.uint64(1)
-    return np.uint64(wp // draw + 1) << np.uint64(1 + cb * (wp % draw - 1))
 
 
 @njit(cache=True)
@@ -264,24 +237,25 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
     to an entry. The arrays grow here as needed; the ones in use are returned. Stops with BUDGET between two
     entries once ``counts[C_NODES]`` reaches ``budget``.
     """
-    cols = np.zeros((2, K.MAXCOLS, K.COLCAP), np.int8)
-    sc = np.zeros((2, K.NSC), np.int64)
+    cols = np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8)
+    sc = np.zeros((2, C.NSC), np.int64)
     mask = np.zeros(2, np.uint64)
     moves = np.zeros(width, np.int64)
-    scratch = np.zeros(512, np.int64)
-    prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-    row = np.zeros(8, np.uint64)
+    scratch = np.zeros(C.SCRATCH_SIZE, np.int64)
+    prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
+    row = np.zeros(C.CK_WIDTH, np.uint64)
     words = np.zeros(4, np.uint64)
-    ctl = np.zeros(K.NCTL, np.int64)
+    ctl = np.zeros(C.NCTL, np.int64)
     tt = np.zeros((1, 4), np.uint64)
-    tb = params[K.P_TALON_BITS]
-    wb = params[K.P_WPOS_BITS]
-    cover = params[K.P_COVER] == 1
-    draw = params[K.P_DRAW]
-    cb = params[K.P_COVER_BITS]
-    ncols = params[K.P_NCOLS]
+    tb = params[C.P_TALON_BITS]
+    wb = params[C.P_WPOS_BITS]
+    cover = params[C.P_COVER] == 1
+    draw = params[C.P_DRAW]
+    cb = params[C.P_COVER_BITS]
+    ncols = params[C.P_NCOLS]
+    ws = np.uint64(_short_fields(params)[2])  # where a short key's waste position (or cover field) starts
     wmask = (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
-    field = wmask << np.uint64(tb) if cover else np.uint64(0)
+    field = _cover_field_at(True, cover, tb, wb)[2]
     keep = ~field
     reps = np.zeros(8, np.int64)
     nout = 0
@@ -293,7 +267,7 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
         if not recover:
             nlog = 0
         read = nlog
-        f = (entries[e, 1] & wmask << np.uint64(tb)) >> np.uint64(tb)
+        f = (entries[e, 1] >> ws) & wmask
         nrep = R.waste_positions(f, cover, draw, cb, reps)
         for q in range(nrep):
             if cover and q > 0 and reps[q] == 0:
@@ -328,14 +302,14 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
                 if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
                     counts[C_STUCK] += 1
                     continue
-                for x in range(8):
+                for x in range(C.CK_WIDTH):
                     row[x] = np.uint64(0)
                 nb = K._key(cols, sc, mask, 1, params, row, scratch)
                 if not K._compact(row, nb, params, sc, 1):
                     return LONG_KEY, nout, nlog, table, out, logk, logp
                 cwp = K._take_wpos(row, True, params)
                 if not cover:
-                    cwp = np.int64((row[1] >> np.uint64(tb)) & wmask)
+                    cwp = np.int64((row[1] >> ws) & wmask)
                 r0 = row[0]
                 r1 = row[1]
                 if recover and target[3] == np.uint64(0) and r0 == target[0] and r1 == target[1] \
@@ -345,12 +319,12 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
                     return FOUND, nout, nlog, table, out, logk, logp
                 cm = 2 * score
                 for c in range(ncols):
-                    cm += sc[1, K.SC_LEN + c]
+                    cm += sc[1, C.SC_LEN + c]
                 if cm == pm:  # the same layer: expanded here unless an entry or a row of the layer covers it
                     i = _find(entries, starts, r0, r1, keep)
-                    if i >= 0 and (not cover or _covers((entries[i, 1] & field) >> np.uint64(tb), cwp, draw, cb)):
+                    if i >= 0 and (not cover or _covers((entries[i, 1] & field) >> ws, cwp, draw, cb)):
                         continue
-                    if stats[K.ST_TTCOUNT] >= grow_at:
+                    if stats[C.ST_TTCOUNT] >= grow_at:
                         bigger = np.zeros((2 * table.shape[0], 2), np.uint64)
                         K._tt_rehash(table, bigger, words, field, 1)
                         table = bigger
@@ -481,30 +455,30 @@ class _Phase:
         p = self.prob.params
         self.params = p
         self.rules = start.rules
-        self.tb = int(p[K.P_TALON_BITS])
-        self.cover = bool(p[K.P_COVER] == 1)
-        self.draw = int(p[K.P_DRAW])
-        self.cb = int(p[K.P_COVER_BITS])
-        self.field = np.uint64(((1 << int(p[K.P_WPOS_BITS])) - 1) << self.tb) if self.cover else np.uint64(0)
+        self.tb = int(p[C.P_TALON_BITS])
+        self.cover = bool(p[C.P_COVER] == 1)
+        self.draw = int(p[C.P_DRAW])
+        self.cb = int(p[C.P_COVER_BITS])
+        self.field = np.uint64(C.cover_field_at(True, self.cover, self.tb, int(p[C.P_WPOS_BITS]))[2])
         self.width = _max_moves(self.rules, len(self.prob.talon_list))
         self.full = 4 * self.rules.ranks
         self.counts = np.zeros(8, np.int64)
         self.counts[C_BEST] = start.score
         self.pending: _Layers | None = None  # set by search: the runs waiting and the layers' files
         self.rows = 0
-        self._stats = np.zeros(K.NSTATS, np.int64)  # the kernel's counters for the layer being closed
+        self._stats = np.zeros(C.NSTATS, np.int64)  # the kernel's counters for the layer being closed
         self.disk = 0  # the most bytes its directory held (runs waiting, layers kept), looked at now and then
 
     def start_item(self) -> tuple[int, int, int, int] | None:
         """(k0, k1, waste position, m) of the start; None when its key is not short."""
         prob, p = self.prob, self.params
-        row = np.zeros(8, np.uint64)
+        row = np.zeros(C.CK_WIDTH, np.uint64)
         nb = K._key(prob.cols, prob.sc, prob.mask, 0, p, row, prob.scratch)
         if not K._compact(row, nb, p, prob.sc, 0):
             return None
         wp = int(K._take_wpos(row, True, p))
         if not self.cover:
-            wp = int((int(row[1]) >> self.tb) & ((1 << int(p[K.P_WPOS_BITS])) - 1))
+            wp = C.unpack_short(int(row[0]), int(row[1]), p)["wpos"]
         m = 2 * self.start.score + sum(len(c) for c in self.start.tableau)
         return int(row[0]), int(row[1]), wp, m
 
@@ -565,7 +539,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         if start.score == ph.full:
             return _outcome(ph, True, None, [], t0, compile_seconds, peak, nlayers)
         k0, k1, wp, m0 = first
-        f = int(_cover_field(np.int64(wp), ph.draw, ph.cb)) << ph.tb if ph.cover else 0
+        f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb if ph.cover else 0
         ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
         while ph.pending:
             m = ph.pending.first()
@@ -573,7 +547,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
             starts = _index(entries)
             nlayers += 1
             table, out, logk, logp = _arrays(len(entries))
-            ph._stats = np.zeros(K.NSTATS, np.int64)
+            ph._stats = np.zeros(C.NSTATS, np.int64)
             chunk = min(CHUNK, max(256, len(entries) // 16))  # a small layer in small chunks: small buffers
             for lo in range(0, len(entries), chunk):
                 budget = 2**62 if max_nodes is None else max_nodes
@@ -608,7 +582,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
                 if max_seconds is not None and elapsed >= max_seconds:
                     limit = "seconds"
                     break
-            ph.rows += len(entries) + int(ph._stats[K.ST_TTCOUNT])
+            ph.rows += len(entries) + int(ph._stats[C.ST_TTCOUNT])
             del entries, table, out, logk, logp
             if won_at is not None or limit is not None:
                 break
@@ -668,7 +642,7 @@ def _won_line(ph: _Phase, layers: _Layers, m_won: int, first: tuple[int, int, in
             table, out, logk, logp = _arrays(len(entries))
             logk = np.empty((max(4096, 2 * len(entries)), 3), np.uint64)
             logp = np.empty((logk.shape[0], 2), np.int64)
-            ph._stats = np.zeros(K.NSTATS, np.int64)
+            ph._stats = np.zeros(C.NSTATS, np.int64)
             (status, _o, _n, table, out, logk, logp), found = ph.close(entries, _index(entries), 0, len(entries),
                                                                       table, out, logk,
                                                                       logp, recover=True, target=target)
@@ -696,17 +670,17 @@ def _engine_codes(ph: _Phase, steps: list[tuple[int, int, int, int]]) -> list[in
     """Kernel moves made on decoded levels (columns in key order) as moves on the game's own columns: each
     column named by the cards it holds (an empty one by the first empty column of the position)."""
     prob = ph.prob
-    cols = np.zeros((2, K.MAXCOLS, K.COLCAP), np.int8)
-    sc = np.zeros((2, K.NSC), np.int64)
+    cols = np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8)
+    sc = np.zeros((2, C.NSC), np.int64)
     mask = np.zeros(2, np.uint64)
     pos = ph.start.copy()
     codes = []
     for k0, k1, wp, mv in steps:
         _level_of(np.uint64(k0), np.uint64(k1), wp, ph.params, prob.reserve, prob.talon, prob.lut, ph.rules.ranks,
                   cols, sc, mask)
-        decoded = [[int(x) for x in cols[0, c, : sc[0, K.SC_LEN + c]]] for c in range(ph.rules.columns)]
-        mv &= K.MOVE_BITS
-        kind, src, dst = mv & 15, (mv >> 4) & 255, (mv >> 12) & 255
+        decoded = [[int(x) for x in cols[0, c, : sc[0, C.SC_LEN + c]]] for c in range(ph.rules.columns)]
+        mv &= C.MOVE_BITS
+        kind, src, dst, _cnt, _rd = C.unpack_move(mv)
 
         def own(c: int, avoid: int = -1) -> int:
             want = decoded[c]
@@ -715,13 +689,13 @@ def _engine_codes(ph: _Phase, steps: list[tuple[int, int, int, int]]) -> list[in
                     return j
             raise SolverBugError(f"column {want} of a decoded position is not in the game")
 
-        if kind in (K.K_TF, K.K_TT):
+        if kind in (C.K_TF, C.K_TT):
             s = own(src)
-            mv = (mv & ~(255 << 4)) | (s << 4)
-            if kind == K.K_TT:
-                mv = (mv & ~(255 << 12)) | (own(dst, avoid=s) << 12)
-        elif kind in (K.K_RT, K.K_WT):
-            mv = (mv & ~(255 << 12)) | (own(dst) << 12)
+            mv = C.move_with_src(mv, s)
+            if kind == C.K_TT:
+                mv = C.move_with_dst(mv, own(dst, avoid=s))
+        elif kind in (C.K_RT, C.K_WT):
+            mv = C.move_with_dst(mv, own(dst))
         codes.append(mv)
         for spec in decode(prob, pos, [mv]):
             pos.play(spec)
@@ -766,14 +740,14 @@ def warm_up() -> None:
 
     ph = _Phase(Position(Deal.from_seed(0, get_rules("canfield"))))
     k0, k1, wp, _m = ph.start_item()
-    f = int(_cover_field(np.int64(wp), ph.draw, ph.cb)) << ph.tb
+    f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb
     entries = np.array([[k0, k1 | f]], np.uint64)
     table, out, logk, logp = _arrays(1)
-    ph._stats = np.zeros(K.NSTATS, np.int64)
+    ph._stats = np.zeros(C.NSTATS, np.int64)
     (_s, nout, _n, table, out, logk, logp), _f = ph.close(entries, _index(entries), 0, 0, table, out, logk, logp)
     _sorted_run(out, 0, 1, ph.field, ph.tb, ph.cover, ph.draw, ph.cb)
     _kway(entries, np.array([0, 1], np.int64), ph.field, ph.tb, ph.cover, ph.draw, ph.cb, np.empty((1, 2), np.uint64))
     _find(entries, _index(entries), np.uint64(k0), np.uint64(k1), ~ph.field)
     _level_of(np.uint64(k0), np.uint64(k1), 0, ph.params, ph.prob.reserve, ph.prob.talon, ph.prob.lut, 13,
-              np.zeros((2, K.MAXCOLS, K.COLCAP), np.int8), np.zeros((2, K.NSC), np.int64), np.zeros(2, np.uint64))
+              np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8), np.zeros((2, C.NSC), np.int64), np.zeros(2, np.uint64))
     _WARM = True

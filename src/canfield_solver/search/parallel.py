@@ -31,6 +31,7 @@ from typing import Callable
 import numpy as np
 
 from ..engine.game import Position
+from . import codec as C
 from . import kernel as K
 from . import problem as S
 from .outcome import Outcome
@@ -62,9 +63,9 @@ class _Worker(S._Stack):
         self.cols[0] = item.cols
         self.sc[0] = item.sc
         self.mask[0] = item.mask
-        unshared = self.stats[K.ST_UNSHARED], self.stats[K.ST_UNSHARED_LONG]  # rows stored, not yet counted
+        unshared = self.stats[C.ST_UNSHARED], self.stats[C.ST_UNSHARED_LONG]  # rows stored, not yet counted
         self.stats[:] = 0
-        self.stats[K.ST_UNSHARED], self.stats[K.ST_UNSHARED_LONG] = unshared
+        self.stats[C.ST_UNSHARED], self.stats[C.ST_UNSHARED_LONG] = unshared
 
     def search(self, tables: "S._Tables", ctl: np.ndarray, budget: int) -> int:
         return K._search(*self.kernel_args(self.base, tables, budget, ctl))
@@ -72,25 +73,25 @@ class _Worker(S._Stack):
     def path_to(self, depth: int) -> list[int]:
         """Kernel moves from the deal to this worker's level ``depth``."""
         assert self.item is not None
-        return self.item.path + [int(self.moves[k, self.midx[k] - 1]) & K.MOVE_BITS for k in range(depth)]
+        return self.item.path + [int(self.moves[k, self.midx[k] - 1]) & C.MOVE_BITS for k in range(depth)]
 
     def take_donations(self) -> list[_Item]:
         assert self.item is not None
         cols, sc, mask, path = self.donated
         out = [_Item(cols[i].copy(), sc[i].copy(), mask[i],
                      self.item.path + [int(m) for m in path[i, 1:1 + path[i, 0]]])
-               for i in range(int(self.stats[K.ST_DONATED]))]
-        self.stats[K.ST_DONATED] = 0
+               for i in range(int(self.stats[C.ST_DONATED]))]
+        self.stats[C.ST_DONATED] = 0
         return out
 
 
 class _Totals:
     """What the finished searches of all workers add up to, and the best position any of them reached."""
 
-    SUMMED = (K.ST_NODES, K.ST_TTCOUNT, K.ST_MERGED, K.ST_STUCK, K.ST_SHORT, K.ST_SEEN, K.ST_COVERED)
+    SUMMED = (C.ST_NODES, C.ST_TTCOUNT, C.ST_MERGED, C.ST_STUCK, C.ST_SHORT, C.ST_SEEN, C.ST_COVERED)
 
     def __init__(self, start_score: int):
-        self.stats = np.zeros(K.NSTATS, np.int64)  # the SUMMED counters, as one search's would be
+        self.stats = np.zeros(C.NSTATS, np.int64)  # the SUMMED counters, as one search's would be
         self.max_depth = self.donated = 0
         self.truncated = False
         self.best = start_score
@@ -98,18 +99,18 @@ class _Totals:
 
     @property
     def nodes(self) -> int:
-        return int(self.stats[K.ST_NODES])
+        return int(self.stats[C.ST_NODES])
 
     def add(self, w: _Worker) -> None:
         """Count the search ``w`` has made from its position (ended, or stopped with the rest)."""
         st = w.stats
         for i in self.SUMMED:
             self.stats[i] += st[i]
-        self.truncated |= bool(st[K.ST_TRUNCATED])
-        self.max_depth = max(self.max_depth, len(w.item.path) + int(st[K.ST_MAXDEPTH]))
-        if int(st[K.ST_BEST]) > self.best:
-            self.best = int(st[K.ST_BEST])
-            self.best_line = w.item.path + [int(m) for m in w.best_path[:int(st[K.ST_BEST_LEN])]]
+        self.truncated |= bool(st[C.ST_TRUNCATED])
+        self.max_depth = max(self.max_depth, len(w.item.path) + int(st[C.ST_MAXDEPTH]))
+        if int(st[C.ST_BEST]) > self.best:
+            self.best = int(st[C.ST_BEST])
+            self.best_line = w.item.path + [int(m) for m in w.best_path[:int(st[C.ST_BEST_LEN])]]
 
 
 def search(start: Position, workers: int, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
@@ -119,8 +120,8 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
     t0 = time.perf_counter()
     base = S._Problem(start)
     tables = S._Tables(S._key_words(r), max_memory_mb * (1 << 20), base.cover_fields())
-    ctl = np.zeros(K.NCTL, np.int64)
-    ctl[K.CTL_PAR] = 1
+    ctl = np.zeros(C.NCTL, np.int64)
+    ctl[C.CTL_PAR] = 1
     queue = deque([_Item(base.cols[0].copy(), base.sc[0].copy(), base.mask[0], [])])
     cond = threading.Condition()
     ws = [_Worker(base) for _ in range(workers)]
@@ -137,29 +138,29 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
                     while not queue and not shared["over"]:
                         if shared["searching"] == 0:
                             return IDLE
-                        ctl[K.CTL_HUNGRY] = max(int(ctl[K.CTL_HUNGRY]), 1)
+                        ctl[C.CTL_HUNGRY] = max(int(ctl[C.CTL_HUNGRY]), 1)
                         cond.wait(0.05)
                     if shared["over"]:
                         return IDLE
                     w.load(queue.popleft())
                 if shared["over"] or spent >= budget:
-                    return K.RUNNING
+                    return C.RUNNING
                 shared["searching"] += 1
-            before = int(w.stats[K.ST_NODES])
+            before = int(w.stats[C.ST_NODES])
             status = w.search(tables, ctl, budget - spent)  # the kernel releases the GIL
-            gained = int(w.stats[K.ST_NODES]) - before
+            gained = int(w.stats[C.ST_NODES]) - before
             spent += gained
-            if status == K.RUNNING and gained == 0 and w.stats[K.ST_DONATED] == 0:
+            if status == C.RUNNING and gained == 0 and w.stats[C.ST_DONATED] == 0:
                 spent = budget  # the next expansion does not fit what is left of this round's budget
             with cond:
                 shared["searching"] -= 1
                 given = w.take_donations()
                 totals.donated += len(given)
                 queue.extend(given)
-                if status == K.EXHAUSTED:
+                if status == C.EXHAUSTED:
                     totals.add(w)
                     w.item = None
-                elif status != K.RUNNING or ctl[K.CTL_STOP]:
+                elif status != C.RUNNING or ctl[C.CTL_STOP]:
                     shared["over"] = True
                 cond.notify_all()
                 if shared["over"]:
@@ -167,7 +168,7 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
 
     def nodes_so_far() -> int:
         """Nodes of the finished searches and of the ones still held by a worker."""
-        return totals.nodes + sum(int(w.stats[K.ST_NODES]) for w in ws if w.item is not None)
+        return totals.nodes + sum(int(w.stats[C.ST_NODES]) for w in ws if w.item is not None)
 
     limit: str | None = None
     winner: _Worker | None = None
@@ -184,27 +185,27 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
                 budget = max(1, min(budget, -(-left // workers)))
             if not queue and all(w.item is None for w in ws):
                 break  # every stored position has been expanded: exhausted
-            ctl[K.CTL_HUNGRY] = max(0, 4 * workers - len(queue)) if len(queue) < workers else 0
+            ctl[C.CTL_HUNGRY] = max(0, 4 * workers - len(queue)) if len(queue) < workers else 0
             shared["over"] = False
             statuses = list(pool.map(lambda w: run(w, budget), ws))
             after = nodes_so_far()
             for w in ws:  # the rows each stored since its last batch (kernel.ROWS_BATCH), into the shared counts
-                for mine, total in ((K.ST_UNSHARED, K.CTL_ROWS), (K.ST_UNSHARED_LONG, K.CTL_ROWS_LONG)):
+                for mine, total in ((C.ST_UNSHARED, C.CTL_ROWS), (C.ST_UNSHARED_LONG, C.CTL_ROWS_LONG)):
                     ctl[total] += w.stats[mine]
                     w.stats[mine] = 0
-            if K.SOLVED in statuses:
-                winner = ws[statuses.index(K.SOLVED)]
+            if C.SOLVED in statuses:
+                winner = ws[statuses.index(C.SOLVED)]
                 break
-            for grow, which in ((K.GROW, "short"), (K.GROW_LONG, "long")):
+            for grow, which in ((C.GROW, "short"), (C.GROW_LONG, "long")):
                 if grow in statuses:
                     if not tables.grow(which, base.words):
                         limit = "memory"
                         break
                     table = getattr(tables, which)
-                    ctl[K.CTL_ROWS if which == "short" else K.CTL_ROWS_LONG] = int(np.count_nonzero(table[:, 0]))
+                    ctl[C.CTL_ROWS if which == "short" else C.CTL_ROWS_LONG] = int(np.count_nonzero(table[:, 0]))
             if limit:
                 break
-            if after == done and max_nodes is not None and K.GROW not in statuses and K.GROW_LONG not in statuses:
+            if after == done and max_nodes is not None and C.GROW not in statuses and C.GROW_LONG not in statuses:
                 limit = "nodes"  # no worker's next expansion fits what is left of the node limit
                 break
             elapsed = time.perf_counter() - t0
@@ -214,10 +215,10 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
                 limit = "seconds"
                 break
     except KeyboardInterrupt:
-        ctl[K.CTL_STOP] = 1
+        ctl[C.CTL_STOP] = 1
         limit = "interrupted"
     finally:
-        ctl[K.CTL_STOP] = 1
+        ctl[C.CTL_STOP] = 1
         pool.shutdown(wait=True)
     seconds = time.perf_counter() - t0
     for w in ws:
@@ -228,7 +229,7 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
         won=won,
         limit=limit,
         truncated=totals.truncated,
-        solution=winner.path_to(int(winner.stats[K.ST_SOLVED_DEPTH])) if winner is not None else [],
+        solution=winner.path_to(int(winner.stats[C.ST_SOLVED_DEPTH])) if winner is not None else [],
         best_score=4 * r.ranks if won else totals.best,
         best_path=totals.best_line,
         nodes=totals.nodes,

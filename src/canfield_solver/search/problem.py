@@ -14,8 +14,8 @@ import numpy as np
 from ..engine.game import Position
 from ..engine.rules import Rules
 from ..errors import SolverBugError
+from . import codec as C
 from . import kernel as K
-from . import layout as L
 
 MAX_LEVELS = 1500
 INITIAL_SHORT = 1 << 17  # rows of the short table (two words) at the start; it grows fourfold
@@ -40,26 +40,26 @@ def _safe_mode(r: Rules) -> int:
 
 
 def _params(r: Rules) -> np.ndarray:
-    p = np.zeros(K.NPARAMS, np.int64)
-    p[K.P_RANKS] = r.ranks
-    p[K.P_NCOLS] = r.columns
-    p[K.P_BUILD] = L.BUILD_CODES[r.build]
-    p[K.P_COLMOVES] = _COLMOVES[r.column_moves]
-    p[K.P_GAPFILL] = 0 if r.gap_fill == "waste" else 1
-    p[K.P_AUTOFILL] = 1 if r.gap_autofill else 0
-    p[K.P_DRAW] = r.draw
-    p[K.P_REDEALS] = -1 if r.redeals is None else r.redeals
-    p[K.P_SAFE] = _safe_mode(r)
+    p = np.zeros(C.NPARAMS, np.int64)
+    p[C.P_RANKS] = r.ranks
+    p[C.P_NCOLS] = r.columns
+    p[C.P_BUILD] = C.BUILD_CODES[r.build]
+    p[C.P_COLMOVES] = _COLMOVES[r.column_moves]
+    p[C.P_GAPFILL] = 0 if r.gap_fill == "waste" else 1
+    p[C.P_AUTOFILL] = 1 if r.gap_autofill else 0
+    p[C.P_DRAW] = r.draw
+    p[C.P_REDEALS] = -1 if r.redeals is None else r.redeals
+    p[C.P_SAFE] = _safe_mode(r)
     # The stuck-card test needs: a tableau card leaves its place only for a
     # foundation or a host on a non-empty column, never for a gap; and only
     # alone (its column's top) or with its whole column, so that no move
     # carries a card off the cards it covers (docs/solver-notes.md §2).
-    p[K.P_STUCK] = 1 if r.gap_fill == "waste" and r.column_moves in ("top-and-whole", "whole") else 0
-    p[K.P_GAPLOCK] = 0 if r.moves_while_gap_open else 1
-    p[K.P_SUITBITS] = L.SUIT_BITS[L.BUILD_CODES[r.build]]
+    p[C.P_STUCK] = 1 if r.gap_fill == "waste" and r.column_moves in ("top-and-whole", "whole") else 0
+    p[C.P_GAPLOCK] = 0 if r.moves_while_gap_open else 1
+    p[C.P_SUITBITS] = C.SUIT_BITS[C.BUILD_CODES[r.build]]
     # Covering end-of-pass positions needs every pass to end in the one cycle key: unlimited redeals,
     # more than one card a draw (draw 1 has no position off the cycle).
-    p[K.P_COVER] = 1 if COVER and r.redeals is None and r.draw > 1 else 0
+    p[C.P_COVER] = 1 if COVER and r.redeals is None and r.draw > 1 else 0
     return p
 
 
@@ -69,28 +69,29 @@ def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | N
     With ``SHORT_KEYS`` off the talon field is made too wide for any key to
     fit, so every position goes to the long table (a test switch).
     """
-    params[K.P_TALON_BITS] = ntalon if SHORT_KEYS else 128
+    params[C.P_TALON_BITS] = ntalon if SHORT_KEYS else 128
     # The four foundation heights name the talon as well as its mask does (kernel._compact); where they
     # are narrower they take its place, so longer column streams still fit a short key.
-    params[K.P_FKEY] = 1 if SHORT_KEYS and FOUNDATION_KEYS and 16 < ntalon else 0
-    if params[K.P_FKEY]:
-        params[K.P_TALON_BITS] = 16
+    heights = 4 * C.HEIGHT_BITS
+    params[C.P_FKEY] = 1 if SHORT_KEYS and FOUNDATION_KEYS and heights < ntalon else 0
+    if params[C.P_FKEY]:
+        params[C.P_TALON_BITS] = heights
     # Covering keeps a cover field where a short key has its waste position: one bit, then for each
     # residue of the waste position modulo the draw, enough bits for 1 + position // draw
     # (kernel._cover_insert_at); never narrower than the waste position itself, which _compact writes there.
-    params[K.P_WPOS_BITS] = ntalon.bit_length()
-    if params[K.P_COVER]:
-        draw = int(params[K.P_DRAW])
-        params[K.P_COVER_BITS] = (ntalon // draw + 1).bit_length()
-        params[K.P_WPOS_BITS] = max(1 + (draw - 1) * int(params[K.P_COVER_BITS]), ntalon.bit_length())
-    params[K.P_RES_BITS] = nreserve.bit_length()
-    params[K.P_RDL_BITS] = 0 if redeals is None else redeals.bit_length()
+    params[C.P_WPOS_BITS] = ntalon.bit_length()
+    if params[C.P_COVER]:
+        draw = int(params[C.P_DRAW])
+        params[C.P_COVER_BITS] = (ntalon // draw + 1).bit_length()
+        params[C.P_WPOS_BITS] = max(1 + (draw - 1) * int(params[C.P_COVER_BITS]), ntalon.bit_length())
+    params[C.P_RES_BITS] = nreserve.bit_length()
+    params[C.P_RDL_BITS] = 0 if redeals is None else redeals.bit_length()
 
 
 def _key_words(r: Rules) -> int:
     """Table row width: 3 words when the column stream (layout.py) always fits in 128 bits."""
-    suit_bits = L.SUIT_BITS[L.BUILD_CODES[r.build]]
-    stream = r.columns * (L.COL_CARD_BITS + L.COL_LEN_BITS) + suit_bits * (r.deck_size - 1)
+    suit_bits = C.SUIT_BITS[C.BUILD_CODES[r.build]]
+    stream = r.columns * C.COL_HEADER_BITS + suit_bits * (r.deck_size - 1)
     return 3 if stream <= 128 else 4
 
 
@@ -107,43 +108,43 @@ def _max_moves(r: Rules, ntalon: int) -> int:
 
 @functools.lru_cache(maxsize=64)
 def _lookup_table(r: Rules, base_rank: int) -> np.ndarray:
-    """The kernel's card table (kernel.LUT_*): fits, rank from the base, guests and hosts.
+    """The kernel's card table (codec.LUT_*): fits, rank from the base, guests and hosts.
 
     Cached (never written to): many small searches of one deal (``analyze``) share it.
     """
-    lut = np.full((52, K.LUT_WIDTH), -1, np.int64)
+    lut = np.full((52, C.LUT_WIDTH), -1, np.int64)
     lut[:, :52] = 0
     deck = r.deck
     for c in deck:
-        lut[c, K.LUT_REL] = (c % 13 - base_rank) % r.ranks
+        lut[c, C.LUT_REL] = (c % 13 - base_rank) % r.ranks
         guests = [x for x in deck if r.fits_tableau(base_rank, x, c)]
         hosts = [x for x in deck if r.fits_tableau(base_rank, c, x)]
         lut[c, hosts] = 1
-        lut[c, K.LUT_GUESTS:K.LUT_GUESTS + len(guests)] = guests
-        lut[c, K.LUT_HOSTS:K.LUT_HOSTS + len(hosts)] = hosts
+        lut[c, C.LUT_GUESTS:C.LUT_GUESTS + len(guests)] = guests
+        lut[c, C.LUT_HOSTS:C.LUT_HOSTS + len(hosts)] = hosts
     return lut
 
 
 @functools.lru_cache(maxsize=64)
 def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
-    """The kernel's card bit masks (kernel.BM_*): lower cards of each suit, hosts, home cards.
+    """The kernel's card bit masks (codec.BM_*): lower cards of each suit, hosts, home cards.
 
     Cached (never written to), like the lookup table.
     """
     lut = _lookup_table(r, base_rank)
-    bm = np.zeros(K.BM_SIZE, np.uint64)
+    bm = np.zeros(C.BM_SIZE, np.uint64)
     for c in r.deck:
-        rel = int(lut[c, K.LUT_REL])
-        lower = [x for x in r.deck if x // 13 == c // 13 and int(lut[x, K.LUT_REL]) < rel]
-        hosts = [int(h) for h in lut[c, K.LUT_HOSTS:K.LUT_HOSTS + 4] if h >= 0]
-        guests = [int(g) for g in lut[c, K.LUT_GUESTS:K.LUT_GUESTS + 4] if g >= 0]
-        bm[K.BM_LOWER + c] = np.uint64(sum(1 << x for x in lower))
-        bm[K.BM_HOSTS + c] = np.uint64(sum(1 << h for h in hosts))
-        bm[K.BM_GUESTS + c] = np.uint64(sum(1 << g for g in guests))
+        rel = int(lut[c, C.LUT_REL])
+        lower = [x for x in r.deck if x // 13 == c // 13 and int(lut[x, C.LUT_REL]) < rel]
+        hosts = [int(h) for h in lut[c, C.LUT_HOSTS:C.LUT_HOSTS + 4] if h >= 0]
+        guests = [int(g) for g in lut[c, C.LUT_GUESTS:C.LUT_GUESTS + 4] if g >= 0]
+        bm[C.BM_LOWER + c] = np.uint64(sum(1 << x for x in lower))
+        bm[C.BM_HOSTS + c] = np.uint64(sum(1 << h for h in hosts))
+        bm[C.BM_GUESTS + c] = np.uint64(sum(1 << g for g in guests))
     for s in range(4):
-        suit = sorted((x for x in r.deck if x // 13 == s), key=lambda x: int(lut[x, K.LUT_REL]))
+        suit = sorted((x for x in r.deck if x // 13 == s), key=lambda x: int(lut[x, C.LUT_REL]))
         for f in range(len(suit) + 1):
-            bm[K.BM_HOME + s * 16 + f] = np.uint64(sum(1 << x for x in suit[:f]))
+            bm[C.BM_HOME + s * C.BM_HOME_STRIDE + f] = np.uint64(sum(1 << x for x in suit[:f]))
     return bm
 
 
@@ -214,20 +215,20 @@ class _Stack:
     belong to the deal (_Problem) and the tables (_Tables)."""
 
     def __init__(self, levels: int, width: int, donate: int = 1):
-        self.cols = np.zeros((levels, K.MAXCOLS, K.COLCAP), np.int8)
-        self.sc = np.zeros((levels, K.NSC), np.int64)
+        self.cols = np.zeros((levels, C.MAXCOLS, C.COLCAP), np.int8)
+        self.sc = np.zeros((levels, C.NSC), np.int64)
         self.mask = np.zeros(levels, np.uint64)
         self.moves = np.zeros((levels, width), np.int64)
         self.nmoves = np.zeros(levels, np.int64)
         self.midx = np.zeros(levels, np.int64)
-        self.stats = np.zeros(K.NSTATS, np.int64)
+        self.stats = np.zeros(C.NSTATS, np.int64)
         self.words = np.zeros(4, np.uint64)
-        self.scratch = np.zeros(512, np.int64)
-        self.prefix = np.zeros((K.MAXCOLS, K.COLCAP), np.uint64)
-        self.child_keys = np.zeros((width, 8), np.uint64)
+        self.scratch = np.zeros(C.SCRATCH_SIZE, np.int64)
+        self.prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
+        self.child_keys = np.zeros((width, C.CK_WIDTH), np.uint64)
         self.best_path = np.zeros(levels, np.int64)
         # kernel._donate's buffers: cards, scalars, talon masks, paths (length first)
-        self.donated = (np.zeros((donate, K.MAXCOLS, K.COLCAP), np.int8), np.zeros((donate, K.NSC), np.int64),
+        self.donated = (np.zeros((donate, C.MAXCOLS, C.COLCAP), np.int8), np.zeros((donate, C.NSC), np.int64),
                         np.zeros(donate, np.uint64), np.zeros((donate, levels + 1), np.int64))
 
     def kernel_args(self, prob: "_Problem", tables: "_Tables", budget: int, ctl: np.ndarray) -> tuple:
@@ -253,29 +254,26 @@ class _Problem(_Stack):
         self.lut = _lookup_table(r, pos.base_rank)
         self.bm = _card_masks(r, pos.base_rank)
         super().__init__(MAX_LEVELS, _max_moves(r, len(talon_list)))
-        self.sc[0, K.SC_RES] = len(pos.reserve)
-        self.sc[0, K.SC_WB] = len(pos.waste)
-        self.sc[0, K.SC_RDL] = pos.redeals_used
+        self.sc[0, C.SC_RES] = len(pos.reserve)
+        self.sc[0, C.SC_WB] = len(pos.waste)
+        self.sc[0, C.SC_RDL] = pos.redeals_used
         for s in range(4):
-            self.sc[0, K.SC_F + s] = pos.foundations[s]
+            self.sc[0, C.SC_F + s] = pos.foundations[s]
         for c, col in enumerate(pos.tableau):
-            self.sc[0, K.SC_LEN + c] = len(col)
+            self.sc[0, C.SC_LEN + c] = len(col)
             self.cols[0, c, : len(col)] = col
         self.mask[0] = np.uint64((1 << len(talon_list)) - 1)
         if init_codes:
             K._init_codes(self.cols, self.sc, 0, self.params)
-        self.ctl = np.zeros(K.NCTL, np.int64)  # a search alone: no shared tables, nothing handed over
+        self.ctl = np.zeros(C.NCTL, np.int64)  # a search alone: no shared tables, nothing handed over
 
     def cover_fields(self) -> tuple[int, int]:
-        """kernel._cover_at: the cover field of a short row (in word 1) and of a long row (in word 0);
+        """codec.cover_field_at: the cover field of a short row (in word 1) and of a long row (in word 0);
         0 where that table's rows have none."""
-        p = self.params
-        if not p[K.P_COVER]:
-            return 0, 0
-        ones = (1 << int(p[K.P_WPOS_BITS])) - 1
-        short = ones << int(p[K.P_TALON_BITS]) if p[K.P_TALON_BITS] < 64 else 0
-        long = ones << K.LONG_COVER_SHIFT if p[K.P_WPOS_BITS] <= K.LONG_COVER_BITS else 0
-        return short, long
+        p = [int(x) for x in self.params]
+        fields = [int(C.cover_field_at(short, p[C.P_COVER] == 1, p[C.P_TALON_BITS], p[C.P_WPOS_BITS])[2])
+                  for short in (True, False)]
+        return fields[0], fields[1]
 
     def search_args(self, tables: "_Tables", budget: int) -> tuple:
         """The arguments of ``kernel._search`` for the search alone."""
@@ -293,8 +291,8 @@ def decode(prob: _Problem, start: Position, path: list[int]) -> list[str]:
         out.append(m)
 
     for mv in path:
-        kind, src, dst, cnt = mv & 15, (mv >> 4) & 255, (mv >> 12) & 255, (mv >> 20) & 255
-        if kind in (K.K_WF, K.K_WT):
+        kind, src, dst, cnt, _redeal = C.unpack_move(mv)
+        if kind in (C.K_WF, C.K_WT):
             card = prob.talon_list[src]
             guard = 0
             while not (pos.waste and pos.waste[-1] == card):
@@ -302,12 +300,12 @@ def decode(prob: _Problem, start: Position, path: list[int]) -> list[str]:
                 guard += 1
                 if guard > 200:
                     raise SolverBugError(f"waste card {card} never reached by draws")
-            play("W>F" if kind == K.K_WF else f"W>T{dst + 1}")
-        elif kind == K.K_RF:
+            play("W>F" if kind == C.K_WF else f"W>T{dst + 1}")
+        elif kind == C.K_RF:
             play("R>F")
-        elif kind == K.K_RT:
+        elif kind == C.K_RT:
             play(f"R>T{dst + 1}")
-        elif kind == K.K_TF:
+        elif kind == C.K_TF:
             play(f"T{src + 1}>F")
         else:
             n = len(pos.tableau[src])
@@ -322,12 +320,12 @@ def decode(prob: _Problem, start: Position, path: list[int]) -> list[str]:
 
 def positions(st: np.ndarray) -> int:
     """Distinct positions stored: rows, and waste positions merged into a row (covering)."""
-    return int(st[K.ST_TTCOUNT] + st[K.ST_MERGED])
+    return int(st[C.ST_TTCOUNT] + st[C.ST_MERGED])
 
 
 def result_stats(st: np.ndarray, tables: _Tables, compile_seconds: float) -> dict:
     """``SolveResult.stats`` from a search's counters (kernel.ST_*)."""
-    return {"stuck_prunes": int(st[K.ST_STUCK]), "short_keys": int(st[K.ST_SHORT]),
+    return {"stuck_prunes": int(st[C.ST_STUCK]), "short_keys": int(st[C.ST_SHORT]),
             "table_rows": tables.short.shape[0] + tables.long.shape[0],
-            "seen_children": int(st[K.ST_SEEN]), "covered": int(st[K.ST_COVERED]),
-            "table_keys": int(st[K.ST_TTCOUNT]), "compile_seconds": compile_seconds}
+            "seen_children": int(st[C.ST_SEEN]), "covered": int(st[C.ST_COVERED]),
+            "table_keys": int(st[C.ST_TTCOUNT]), "compile_seconds": compile_seconds}

@@ -18,8 +18,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import codec as C
 from . import kernel as K
-from .layout import COL_CARD_BITS, COL_LEN_BITS
+from .codec import COL_CARD_BITS, COL_LEN_BITS, SHORT_BITS
+
+_suit_from_code = njit(cache=True)(C.suit_from_code)
+_short_fields = njit(cache=True)(C.short_fields)
+waste_positions = njit(cache=True)(C.waste_positions)
 
 
 @njit(cache=True)
@@ -41,7 +46,7 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
     lengths); (tableau cards, their mask). A card above a column's bottom is one rank below the card under
     it (ranks wrap: a column holds K on A only where the rules allow it, and then the arithmetic is the
     same), its suit named by ``sb`` bits (1: which suit of the other colour; 2: the suit; 0: the same)."""
-    pos = 127
+    pos = SHORT_BITS
     t = 0
     tab = np.uint64(0)
     for c in range(ncols):
@@ -49,7 +54,7 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
         pos -= COL_CARD_BITS
         length = int(_take(hi, lo, pos, COL_LEN_BITS))
         pos -= COL_LEN_BITS
-        sc[0, K.SC_LEN + c] = length if bottom else 0
+        sc[0, C.SC_LEN + c] = length if bottom else 0
         if bottom == 0:
             continue
         card = bottom - 1
@@ -58,15 +63,8 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
         for k in range(1, length):
             code = int(_take(hi, lo, pos, sb)) if sb else 0
             pos -= sb
-            hs = card // 13
             r = (card % 13 - 1) % ranks
-            if sb == 1:  # alternate colours: the other colour's two suits
-                s = (3 if code else 0) if hs in (1, 2) else (2 if code else 1)
-            elif sb == 2:
-                s = code
-            else:
-                s = hs
-            card = s * 13 + r
+            card = _suit_from_code(sb, card // 13, code) * 13 + r
             cols[0, c, k] = card
             tab |= np.uint64(1) << np.uint64(card)
         t += length
@@ -77,44 +75,41 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
 def level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
     """Level 0 of ``cols``/``sc``/``mask`` made the position a short row names, its waste boundary not yet
     set (``set_waste``); its m (2H + T: twice the cards home plus the tableau cards, solver notes §9)."""
-    tb = params[K.P_TALON_BITS]
-    wb = params[K.P_WPOS_BITS]
-    rb = params[K.P_RES_BITS]
-    db = params[K.P_RDL_BITS]
-    for x in range(K.NSC):
+    _ts, tb, _ws, _wb, rs, rb, ds, db = _short_fields(params)
+    for x in range(C.NSC):
         sc[0, x] = 0
-    sc[0, K.SC_RES] = int((lo >> np.uint64(tb + wb)) & np.uint64((1 << rb) - 1)) if rb > 0 else 0
-    sc[0, K.SC_RDL] = int((lo >> np.uint64(tb + wb + rb)) & np.uint64((1 << db) - 1)) if db > 0 else 0
-    t, _tab = _columns(hi, lo, params[K.P_NCOLS], params[K.P_SUITBITS], ranks, cols, sc)
+    sc[0, C.SC_RES] = int((lo >> np.uint64(rs)) & np.uint64((1 << rb) - 1)) if rb > 0 else 0
+    sc[0, C.SC_RDL] = int((lo >> np.uint64(ds)) & np.uint64((1 << db) - 1)) if db > 0 else 0
+    t, _tab = _columns(hi, lo, params[C.P_NCOLS], params[C.P_SUITBITS], ranks, cols, sc)
     K._init_codes(cols, sc, 0, params)
-    tab = sc[0, K.SC_TAB]
+    tab = sc[0, C.SC_TAB]
     low = lo & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
     h_total = 0
-    if params[K.P_FKEY] == 1:  # the heights are in the key; the talon is every card in no other place
+    if params[C.P_FKEY] == 1:  # the heights are in the key; the talon is every card in no other place
         for s in range(4):
-            sc[0, K.SC_F + s] = int((low >> np.uint64(4 * s)) & np.uint64(15))
-            h_total += sc[0, K.SC_F + s]
+            sc[0, C.SC_F + s] = int((low >> np.uint64(C.HEIGHT_BITS * s)) & np.uint64((1 << C.HEIGHT_BITS) - 1))
+            h_total += sc[0, C.SC_F + s]
         elsewhere = np.uint64(tab)
-        for q in range(sc[0, K.SC_RES]):
+        for q in range(sc[0, C.SC_RES]):
             elsewhere |= np.uint64(1) << np.uint64(reserve[q])
         m = np.uint64(0)
         for j in range(talon.shape[0] - 1):  # the talon array ends with a pad
             card = talon[j]
-            if (elsewhere >> np.uint64(card)) & np.uint64(1) or lut[card, K.LUT_REL] < sc[0, K.SC_F + card // 13]:
+            if (elsewhere >> np.uint64(card)) & np.uint64(1) or lut[card, C.LUT_REL] < sc[0, C.SC_F + card // 13]:
                 continue
             m |= np.uint64(1) << np.uint64(j)
         mask[0] = m
     else:  # the talon mask is in the key; a suit's height is its cards in no other place
         mask[0] = low
         elsewhere = np.uint64(tab)
-        for q in range(sc[0, K.SC_RES]):
+        for q in range(sc[0, C.SC_RES]):
             elsewhere |= np.uint64(1) << np.uint64(reserve[q])
         for j in range(talon.shape[0] - 1):
             if (low >> np.uint64(j)) & np.uint64(1):
                 elsewhere |= np.uint64(1) << np.uint64(talon[j])
         for card in range(52):
             if card % 13 < ranks and not (elsewhere >> np.uint64(card)) & np.uint64(1):
-                sc[0, K.SC_F + card // 13] += 1
+                sc[0, C.SC_F + card // 13] += 1
                 h_total += 1
     return 2 * h_total + t
 
@@ -129,26 +124,4 @@ def set_waste(sc, mask, p):
         if (m >> np.uint64(wbnd)) & np.uint64(1):
             seen += 1
         wbnd += 1
-    sc[0, K.SC_WB] = wbnd
-
-
-@njit(cache=True)
-def waste_positions(f, cover, draw, b, reps):
-    """The waste positions a row's field ``f`` names, into ``reps``; how many. Without covering the field
-    is the waste position itself; with it (kernel._cover_insert_at) bit 0 is the draw cycle's position 0,
-    then for each residue r the least position reached of that residue, stored as 1 + position // draw.
-    The residues come first: a position part-way through a pass has every move of the cycle's position
-    (solver notes §6), so a caller may skip the cycle's when a residue is there."""
-    if not cover:
-        reps[0] = np.int64(f)
-        return 1
-    n = 0
-    for r in range(1, draw):
-        v = (f >> np.uint64(1 + b * (r - 1))) & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
-        if v != np.uint64(0):
-            reps[n] = (np.int64(v) - 1) * draw + r
-            n += 1
-    if f & np.uint64(1):
-        reps[n] = 0
-        n += 1
-    return n
+    sc[0, C.SC_WB] = wbnd
