@@ -1,7 +1,20 @@
-"""Load the search kernel once, before any test: a first compile then never shows up inside a test's output."""
+"""Load the search kernel once, before any test: a first compile then never shows up inside a test's output.
+
+Hypothesis profiles (``--hypothesis-profile NAME`` or HYPOTHESIS_PROFILE): ``quick``, the default, for the
+README's test command; ``thorough`` (5x the examples), for CI's exhaustive tier; ``tiny`` (a tenth), for the
+run with NUMBA_DISABLE_JIT=1, where every search is plain Python. Each property states its count in the
+quick profile through ``helpers.examples``.
+"""
+
+import os
 
 import pytest
+from hypothesis import settings
 
+settings.register_profile("quick", max_examples=100)
+settings.register_profile("thorough", max_examples=500)
+settings.register_profile("tiny", max_examples=10)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 @pytest.fixture(scope="session", autouse=True)
 def _kernel_loaded():

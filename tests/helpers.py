@@ -1,9 +1,25 @@
-"""Hand-built positions for the rule tests."""
+"""Shared test helpers: hand-built positions for the rule tests, ``needs_jit``, and ``examples`` (the
+Hypothesis example counts, scaled by the profile: conftest.py)."""
 
 from __future__ import annotations
 
+import os
+
+import pytest
+from hypothesis import settings
+
 from canfield_solver import Deal, Position, get_rules, parse_card
 from canfield_solver.engine.cards import card_name
+
+
+needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
+                               reason="searches of many nodes are too slow with NUMBA_DISABLE_JIT=1")
+
+
+def examples(quick: int) -> int:
+    """The example count of a property that takes ``quick`` examples in the quick (default) profile: scaled by
+    the loaded profile's ``max_examples`` against the quick profile's 100 ("thorough": 5x; "tiny": 1/10)."""
+    return max(1, round(quick * settings().max_examples / 100))
 
 
 def make_deal(*, reserve=(), tableau=(), waste=(), stock=(), foundations=(), rules="canfield", redeals_used=0):

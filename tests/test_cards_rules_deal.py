@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from canfield_solver import Deal, DealError, Rules, RulesError, card_name, get_rules, parse_card, preset_names
 from canfield_solver.errors import CardError
+from helpers import examples
 
 
 # Cards (SPEC §1) -----------------------------------------------------------
@@ -120,7 +121,7 @@ def test_seed_out_of_range(seed):
         Deal.from_seed(seed)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()))
 def test_json_round_trip(seed, preset):
     d = Deal.from_seed(seed, preset)

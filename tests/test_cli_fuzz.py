@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from canfield_solver import Deal
 from canfield_solver.surfaces.cli import cli
+from helpers import examples
 
 CASES = int(os.environ.get("CANFIELD_FUZZ_CASES", "250"))
 
@@ -143,7 +144,7 @@ def _check(files: Path, args: list[str]) -> None:
     assert after == before, (args, "an input file changed")
 
 
-@settings(max_examples=CASES, deadline=None, derandomize=True,
+@settings(max_examples=examples(CASES), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_generated_bad_input_is_one_line(files, data):
@@ -151,7 +152,7 @@ def test_generated_bad_input_is_one_line(files, data):
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                    HealthCheck.too_slow])
 @given(data=st.data())
 def test_generated_bad_input_is_one_line_many(files, data):

@@ -16,6 +16,7 @@ from canfield_solver.games import suit_neighbours as S
 from canfield_solver.games import ten_columns as T
 from canfield_solver.games.base import names, replay
 from canfield_solver.solver import Verdict
+from helpers import examples
 
 VECTORS = json.loads((Path(__file__).parent / "data" / "games-vectors.json").read_text())
 
@@ -209,7 +210,7 @@ def test_limits_end_with_unknown():
         N.solve(N.deal(0), max_nodes=-1)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**64 - 1))
 def test_nine_packets_solutions_replay_and_lost_stays_lost(seed):
     p = N.deal(seed)
@@ -226,7 +227,7 @@ def test_nine_packets_solutions_replay_and_lost_stays_lost(seed):
     assert not won or r.solved  # the advice never wins a deal best play loses
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(0, 2**64 - 1))
 def test_ten_columns_dealt_solutions_replay_and_lost_stays_lost(seed):
     p = T.deal(seed, "ten-columns-dealt")
@@ -532,7 +533,7 @@ def test_analyze_takes_the_game():
     assert r.exit_code == 2 and "--moves is for Canfield" in r.output
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.booleans())
 def test_aces_and_kings_solutions_replay_and_lost_stays_lost(seed, in_suit):
     from hypothesis import assume

@@ -1,6 +1,5 @@
 """Kernel pieces against the reference engine: move generation and packed keys."""
 
-import os
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from canfield_solver import Deal, Position, card_name, preset_names
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search.problem import _Problem
-from helpers import random_position
+from helpers import examples, needs_jit, random_position
 
 
 def kernel_moves(pos):
@@ -64,7 +63,7 @@ def unpack_rules(pos):
     return {"ncols": r.columns, "ranks": r.ranks, "base_rank": pos.base_rank, "build": C.BUILD_CODES[r.build]}
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 200))
 def test_move_generation_equals_reference(seed, preset, rng, steps):
@@ -86,7 +85,7 @@ def kernel_key(pos):
     return [int(w) for w in words], prob
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 200))
 def test_pack_matches_kernel_and_round_trips(seed, preset, rng, steps):
@@ -178,9 +177,6 @@ def test_stuck_closure_equals_the_plain_rule():
             pos.play(rng.choice(build) if build and rng.random() < 0.8 else rng.choice(ms))
     assert fired >= 40, (fired, checked)
 
-
-needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
-                               reason="searches of millions of nodes are too slow with NUMBA_DISABLE_JIT=1")
 
 
 def levels_along_search(rules_name, seed, chunks, nodes):
@@ -280,7 +276,7 @@ def test_stuck_test_of_a_child_equals_the_closure_along_hard_searches():
     assert tally["stuck after a card went home"] >= 5 and tally["stuck after a card was placed"] >= 5, tally
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 150))
 def test_stuck_test_of_a_child_equals_the_closure_after_random_play(seed, preset, rng, steps):
@@ -293,7 +289,7 @@ def test_stuck_test_of_a_child_equals_the_closure_after_random_play(seed, preset
         check_child_stuck_shortcut(prob, 0, Counter())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 200))
 def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
@@ -367,7 +363,7 @@ def long_key_of_short(hi, lo, params, pos):
     return words
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 250))
 def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):

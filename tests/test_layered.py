@@ -16,6 +16,7 @@ from canfield_solver.errors import CanfieldError
 from canfield_solver.solver import Verdict, solve
 from reference_search import exhaustive_winnable
 from test_solver_agreement import ALL_RULES, CUSTOM, reduced
+from helpers import examples
 
 # Wins come late in the layered order (every position below the win's layer is expanded first), so the
 # phase alone meets the oracle on shapes of one or two columns, where that costs a tenth of a second.
@@ -32,7 +33,7 @@ def _truth(deal, max_states):
 
 
 @pytest.mark.parametrize("preset", SHORT_RULES)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**64 - 1))
 def test_layered_alone_agrees_with_the_exhaustive_search(preset, data, seed):
     shape = data.draw(st.sampled_from(LAYER_SHAPES))

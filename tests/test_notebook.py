@@ -1,6 +1,5 @@
 """The notebook runs top to bottom (at a small size) through the public API."""
 
-import os
 from pathlib import Path
 
 import pytest

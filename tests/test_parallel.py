@@ -1,6 +1,5 @@
 """Several worker threads searching one deal (parallel.py): the verdicts of one worker, sooner."""
 
-import os
 
 import pytest
 from click.testing import CliRunner
@@ -11,14 +10,12 @@ from canfield_solver import CanfieldError, solve
 from canfield_solver.surfaces.cli import cli
 from canfield_solver.solver import Verdict
 from test_solver_agreement import CUSTOM, HARD_SHAPES, SHAPES, check_agreement
-
-needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
-                               reason="searches of a million nodes are too slow with NUMBA_DISABLE_JIT=1")
+from helpers import examples, needs_jit
 
 
 @pytest.mark.exhaustive
 @pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile", "storehouse", "rainbow", "runs-any-gap"])
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data(), seed=st.integers(0, 2**64 - 1), workers=st.sampled_from([2, 3]))
 def test_workers_give_the_exhaustive_verdict_on_reduced_decks(preset, data, seed, workers):
     shape = data.draw(st.sampled_from(HARD_SHAPES if preset in CUSTOM else SHAPES))

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, preset_names
-from helpers import progress_reachable, random_position
+from helpers import examples, progress_reachable, random_position
 
 
 def all_cards(p):
@@ -14,7 +14,7 @@ def all_cards(p):
     return cards
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False))
 def test_random_play_invariants(seed, preset, rng):
     p = Position(Deal.from_seed(seed, preset))
@@ -35,7 +35,7 @@ def test_random_play_invariants(seed, preset, rng):
         assert Position(Deal.from_json(d.to_json())).key() == p.key()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**64 - 1), st.sampled_from(preset_names()), st.randoms(use_true_random=False),
        st.integers(0, 250))
 def test_is_stalled_matches_brute_force(seed, preset, rng, steps):

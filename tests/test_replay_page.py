@@ -1,12 +1,10 @@
 """The replay page (canfield show) in a real headless Chromium: the DOM shows the engine's position."""
 
 import json
-import os
 import random
 import shutil
 import struct
 import zlib
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

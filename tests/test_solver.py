@@ -12,14 +12,11 @@ from canfield_solver import Deal, Position, replay
 from canfield_solver.surfaces.cli import cli
 from canfield_solver.solver import Verdict, solve
 
-from helpers import play_until_stalled
+from helpers import needs_jit, play_until_stalled
 
 DATA = Path(__file__).resolve().parent / "data" / "reference-verdicts.csv"
 
 # Full-size deals searched by the plain-Python kernel would take hours.
-needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
-                               reason="full-size searches are too slow with NUMBA_DISABLE_JIT=1")
-
 
 def reference_rows():
     """The published solver's verdicts on seeds 0-199 (a copy of shared/data/reference-verdicts.csv)."""

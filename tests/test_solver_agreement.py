@@ -13,6 +13,7 @@ from canfield_solver import Deal, Rules, get_rules, preset_names
 from canfield_solver.errors import RulesError
 from canfield_solver.solver import Verdict, solve
 from reference_search import exhaustive_winnable
+from helpers import examples
 
 # Rule parameters no preset uses yet, so that every branch of the kernel's
 # move generation meets the oracle: runs, gaps taking any card, gaps not
@@ -71,7 +72,7 @@ def agreement_test(max_examples, max_states):
     oracle are skipped (``assume``)."""
 
     @pytest.mark.parametrize("preset", ALL_RULES)
-    @settings(max_examples=max_examples, deadline=None,
+    @settings(max_examples=examples(max_examples), deadline=None,
               suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
     @given(data=st.data(), seed=st.integers(0, 2**64 - 1))
     def test(preset, data, seed):
@@ -88,7 +89,7 @@ test_verdicts_equal_exhaustive_search_many = pytest.mark.slow(agreement_test(250
 
 
 @pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile", "storehouse", "rainbow", "runs-any-gap"])
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @pytest.mark.exhaustive
 @given(data=st.data(), seed=st.integers(0, 2**64 - 1))
@@ -230,7 +231,7 @@ def any_rules(draw):
 
 
 def any_rules_test(max_examples, max_states):
-    @settings(max_examples=max_examples, deadline=None,
+    @settings(max_examples=examples(max_examples), deadline=None,
               suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
     @given(rules=any_rules(), seed=st.integers(0, 2**64 - 1))
     def test(rules, seed):

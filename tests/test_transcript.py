@@ -15,7 +15,7 @@ from canfield_solver.surfaces.cli import cli
 from canfield_solver.engine.moves import parse_move
 from canfield_solver.play.transcript import format_steps, parse_steps, pretty_card, review, steps
 
-from helpers import make_deal, play_until_stalled
+from helpers import make_deal, needs_jit, play_until_stalled
 
 
 def invoke(*args):
@@ -200,7 +200,7 @@ def test_rules_engine_commands_never_import_numba(tmp_path):
 
 
 @pytest.mark.integration
-@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing is compiled without the JIT")
+@needs_jit
 def test_first_run_says_it_compiles_and_times_only_the_search():
     """A fresh Numba cache: the notice goes to stderr, stdout stays one JSON object, seconds is search time."""
     cmd = [sys.executable, "-m", "canfield_solver", "solve", "--seed", "2", "--json"]

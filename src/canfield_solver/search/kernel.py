@@ -21,11 +21,12 @@ import os
 import numpy as np
 from llvmlite import ir as llvm_ir
 from numba import config as numba_config
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from . import codec as C
+from .jit import njit
 from .codec import (  # noqa: F401 (the constants the compiled functions read)
     ALL_CARDS, BM_GUESTS, BM_HOME, BM_HOME_STRIDE, BM_HOSTS, BM_LOWER, CK_HASH, CK_LONG_ROW, CK_SCORE, CK_SHORT_ROW, CK_STUCK_ROW,
     CK_TABLE, CK_WPOS, COLCAP, COL_HEADER_BITS, COL_LEN_BITS, CTL_HUNGRY, CTL_PAR, CTL_ROWS, CTL_ROWS_LONG,

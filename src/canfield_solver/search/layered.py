@@ -33,11 +33,11 @@ import time
 from typing import Callable
 
 import numpy as np
-from numba import njit
 
 from ..engine.game import Position
 from ..errors import CanfieldError, SolverBugError
 from . import codec as C
+from .jit import njit
 from . import kernel as K
 from . import rows as R
 from .outcome import Outcome

@@ -16,9 +16,9 @@ cover field in a table with covering), the reserve count and the redeals used.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import codec as C
+from .jit import njit
 from . import kernel as K
 from .codec import COL_CARD_BITS, COL_LEN_BITS, SHORT_BITS
 

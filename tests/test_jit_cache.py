@@ -1,0 +1,82 @@
+"""The search's compiled code is never loaded stale from Numba's cache (search/jit.py).
+
+A copy of the package's codec and jit modules in a temporary folder, with a probe module that compiles a
+cached function calling codec's ``move_kind`` (as the kernel does); codec is then edited, and a new process
+must compute with the new text. The same probe under Numba's own ``cache=True`` keeps the old code: the
+failure this guards against.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import needs_jit
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "canfield_solver"
+
+PROBE = '''
+from numba import njit as numba_njit
+
+from . import codec as C
+from .jit import njit
+
+_kind = njit(cache=True)(C.move_kind)
+_kind_plain = numba_njit(cache=True)(C.move_kind)
+
+
+@njit(cache=True)
+def ours(mv):
+    return _kind(mv)
+
+
+@numba_njit(cache=True)
+def numbas(mv):
+    return _kind_plain(mv)
+'''
+
+RUN = '''
+import json
+from canfield_solver.search import _probe as p
+a, b = int(p.ours(0x25)), int(p.numbas(0x25))
+hits = sum(p.ours.stats.cache_hits.values())
+print(json.dumps({"ours": a, "numbas": b, "ours_from_cache": hits > 0}))
+'''
+
+
+def run(root: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
+    env["PYTHONPATH"] = str(root)
+    out = subprocess.run([sys.executable, "-c", RUN], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@needs_jit
+def test_an_edit_of_an_inlined_file_recompiles(tmp_path):
+    pkg = tmp_path / "canfield_solver"
+    (pkg / "search").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "search" / "__init__.py").write_text("")
+    for name in ("codec.py", "jit.py"):
+        shutil.copy(SRC / "search" / name, pkg / "search" / name)
+    (pkg / "search" / "_probe.py").write_text(PROBE)
+
+    first = run(tmp_path)
+    assert first == {"ours": 5, "numbas": 5, "ours_from_cache": False}
+    again = run(tmp_path)
+    assert again == {"ours": 5, "numbas": 5, "ours_from_cache": True}  # the cache is used while nothing changed
+
+    codec = pkg / "search" / "codec.py"
+    text = codec.read_text()
+    old = "    return mv & MV_KIND_MASK\n"
+    assert old in text
+    codec.write_text(text.replace(old, "    return (mv & MV_KIND_MASK) + 100\n"))
+    after = run(tmp_path)
+    assert after["ours"] == 105 and not after["ours_from_cache"]  # recompiled from the edited codec
+    if after["numbas"] != 5:
+        pytest.fail("Numba's own cache now sees an edit of another file: search/jit.py may be simplified")
