@@ -24,15 +24,15 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import re
-import subprocess
-import tempfile
-from multiprocessing.pool import ThreadPool
 import multiprocessing as mp
 import os
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from multiprocessing.pool import ThreadPool
 
 COLUMNS = {
     "solvitaire-canfield-strict": ("whole_pile_subset_verdict", "whole_pile_subset_states"),

@@ -41,8 +41,8 @@ import numpy as np
 from numba import njit
 
 from canfield_solver import Deal, Position, get_rules
-from canfield_solver.search import depth_first
 from canfield_solver.search import codec as C
+from canfield_solver.search import depth_first
 from canfield_solver.search import kernel as K
 from canfield_solver.search.rows import _columns
 from canfield_solver.search.rows import level_from_row as _level_from_row

@@ -33,7 +33,6 @@ from canfield_solver.search import kernel as K
 from canfield_solver.search import rows as R
 from canfield_solver.search.problem import _Problem
 
-
 DONE, WON, TABLE_FULL, OUT_FULL, LONG_KEY = 0, 1, 2, 3, 4
 CHUNK = 1 << 16  # entries expanded between two sorts of the children
 

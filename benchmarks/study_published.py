@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     for rules in a.rules.split(","):
         t0 = time.perf_counter()
 
-        def progress(done: int, total: int, counts: dict, elapsed: float, _last=[0.0]) -> None:
+        def progress(done: int, total: int, counts: dict, elapsed: float, _last=[0.0], rules=rules) -> None:  # noqa: B006 (a counter kept across calls)
             if elapsed - _last[0] >= 60 or done == total:
                 _last[0] = elapsed
                 print(f"  {rules}: {done}/{total} {counts} {elapsed:.0f} s", file=sys.stderr, flush=True)

@@ -11,7 +11,6 @@ from hypothesis import settings
 from canfield_solver import Deal, Position, get_rules, parse_card
 from canfield_solver.engine.cards import card_name
 
-
 needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                reason="searches of many nodes are too slow with NUMBA_DISABLE_JIT=1")
 

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from canfield_solver import Deal, DealError, Rules, RulesError, card_name, get_rules, parse_card, preset_names
 from canfield_solver.errors import CardError
-from helpers import examples
 
+from helpers import examples
 
 # Cards (SPEC §1) -----------------------------------------------------------
 

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from canfield_solver import Deal
 from canfield_solver.surfaces.cli import cli
+
 from helpers import examples
 
 CASES = int(os.environ.get("CANFIELD_FUZZ_CASES", "250"))

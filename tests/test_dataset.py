@@ -12,12 +12,11 @@ import time
 
 import pytest
 from click.testing import CliRunner
-
-from canfield_solver.surfaces.cli import cli
-from canfield_solver.studies.store import StoreError, StoredResult
-from canfield_solver.studies.study import run_study
-
 from test_solver import needs_jit
+
+from canfield_solver.studies.store import StoredResult, StoreError
+from canfield_solver.studies.study import run_study
+from canfield_solver.surfaces.cli import cli
 
 pq = pytest.importorskip("pyarrow.parquet")
 pads = pytest.importorskip("pyarrow.dataset")

@@ -6,6 +6,7 @@ import pytest
 from canfield_solver import Deal, IllegalMoveError, Position, get_rules, preset_names
 from canfield_solver.engine.cards import card_name, rank_of
 from canfield_solver.engine.deal import shuffled_deck
+
 from helpers import make
 
 

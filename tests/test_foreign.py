@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 from canfield_solver import Deal, Position, solve
 from canfield_solver.engine.cards import card_name
-from canfield_solver.surfaces.cli import cli
 from canfield_solver.errors import DealError
 from canfield_solver.formats import from_solvitaire, parse_pysolfc_number, pysolfc_deal, read_deal, to_solvitaire
+from canfield_solver.surfaces.cli import cli
 
 from helpers import make
 

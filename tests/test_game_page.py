@@ -5,6 +5,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from test_replay_page import browser  # noqa: F401  (the headless Chromium fixture)
 
 from canfield_solver.games import aces_and_kings as A
 from canfield_solver.games import nine_packets as N
@@ -13,8 +14,6 @@ from canfield_solver.games import ten_columns as T
 from canfield_solver.games.base import GameError, names, replay
 from canfield_solver.surfaces.cli import cli
 from canfield_solver.surfaces.game_page import game_frames, game_page, show_game
-
-from test_replay_page import browser  # noqa: F401  (the headless Chromium fixture)
 
 
 def _data(pg):

@@ -4,6 +4,7 @@ import pytest
 
 from canfield_solver import Deal, IllegalMoveError, Position, replay
 from canfield_solver.engine.cards import card_name
+
 from helpers import make, progress_reachable
 
 

@@ -16,6 +16,7 @@ from canfield_solver.games import suit_neighbours as S
 from canfield_solver.games import ten_columns as T
 from canfield_solver.games.base import names, replay
 from canfield_solver.solver import Verdict
+
 from helpers import examples
 
 VECTORS = json.loads((Path(__file__).parent / "data" / "games-vectors.json").read_text())
@@ -193,8 +194,8 @@ def test_ten_columns_solver_agrees_with_exhaustive_search(trial):
         if r.solved:
             assert T.won(replay(T.play, p, r.moves))
         if p.to_place:
-            w, l, u = T.placement_wins(p)
-            assert u == 0 and w + l == 90
+            w, lost, u = T.placement_wins(p)
+            assert u == 0 and w + lost == 90
             assert w == sum(_exhaustive(T.play(p, m), T.moves, T.play, T.won) for m in T.moves(p))
             assert (w > 0) == truth
         verdicts.append(truth)

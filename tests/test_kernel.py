@@ -10,6 +10,7 @@ from canfield_solver import Deal, Position, card_name, preset_names
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search.problem import _Problem
+
 from helpers import examples, needs_jit, random_position
 
 

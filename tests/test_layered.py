@@ -9,14 +9,15 @@ heights, which a 52-card deal's keys hold): both decoders meet the oracle here a
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from test_solver_agreement import ALL_RULES, CUSTOM, reduced
 
 from canfield_solver import Deal, Position, get_rules
 from canfield_solver.engine.game import replay
 from canfield_solver.errors import CanfieldError
 from canfield_solver.solver import Verdict, solve
-from reference_search import exhaustive_winnable
-from test_solver_agreement import ALL_RULES, CUSTOM, reduced
+
 from helpers import examples
+from reference_search import exhaustive_winnable
 
 # Wins come late in the layered order (every position below the win's layer is expanded first), so the
 # phase alone meets the oracle on shapes of one or two columns, where that costs a tenth of a second.

@@ -14,7 +14,6 @@ from canfield_solver.studies.packs import PackFile, pack_entry, verify_pack
 from canfield_solver.studies.pick import Picker
 from canfield_solver.studies.study import run_study
 
-
 # --- formats: move logs ----------------------------------------------------------------------------
 
 def test_moves_files_in_all_three_shapes_read_the_same_moves(tmp_path):

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-
 from test_solver import needs_jit
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "difficulty.ipynb"

@@ -5,11 +5,12 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_solver_agreement import CUSTOM, HARD_SHAPES, SHAPES, check_agreement
 
 from canfield_solver import CanfieldError, solve
-from canfield_solver.surfaces.cli import cli
 from canfield_solver.solver import Verdict
-from test_solver_agreement import CUSTOM, HARD_SHAPES, SHAPES, check_agreement
+from canfield_solver.surfaces.cli import cli
+
 from helpers import examples, needs_jit
 
 

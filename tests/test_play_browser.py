@@ -9,7 +9,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from test_play import players_game, stalling_game
 from test_replay_page import browser  # noqa: F401  (the fixture)
 

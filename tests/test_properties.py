@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, preset_names
+
 from helpers import examples, progress_reachable, random_position
 
 

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from canfield_solver import Deal, Position, replay
-from canfield_solver.surfaces.cli import cli
 from canfield_solver.solver import Verdict, solve
+from canfield_solver.surfaces.cli import cli
 
 from helpers import needs_jit, play_until_stalled
 

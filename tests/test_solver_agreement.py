@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from canfield_solver import Deal, Rules, get_rules, preset_names
 from canfield_solver.errors import RulesError
 from canfield_solver.solver import Verdict, solve
-from reference_search import exhaustive_winnable
+
 from helpers import examples
+from reference_search import exhaustive_winnable
 
 # Rule parameters no preset uses yet, so that every branch of the kernel's
 # move generation meets the oracle: runs, gaps taking any card, gaps not

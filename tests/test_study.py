@@ -11,14 +11,13 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from test_solver import needs_jit
 
 from canfield_solver import Deal, Position, get_rules, preset_names, replay
 from canfield_solver.play.difficulty import RATINGS, analyze, greedy_play, random_play, rate
-from canfield_solver.surfaces.cli import cli
-from canfield_solver.studies.store import ResultStore, StoreError, StoredResult
+from canfield_solver.studies.store import ResultStore, StoredResult, StoreError
 from canfield_solver.studies.study import estimate_win_rate, parse_seeds, run_study, summarize, wilson_interval
-
-from test_solver import needs_jit
+from canfield_solver.surfaces.cli import cli
 
 # --- Wilson intervals --------------------------------------------------------------------------------
 

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from canfield_solver import Deal, Position, replay, solve
-from canfield_solver.play.hint import hint
-from canfield_solver.surfaces.cli import cli
 from canfield_solver.engine.moves import parse_move
+from canfield_solver.play.hint import hint
 from canfield_solver.play.transcript import format_steps, parse_steps, pretty_card, review, steps
+from canfield_solver.surfaces.cli import cli
 
 from helpers import make_deal, needs_jit, play_until_stalled
 

@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from .budget import Limit
 from .engine.deal import Deal
 from .engine.game import Position, replay
 from .engine.rules import Rules, get_rules
@@ -40,7 +41,7 @@ COMPILE_SECONDS = 10
 METHODS = ("auto", "depth-first", "layered")
 
 # What can stop a search before it decides (SolveResult.limit).
-LIMITS = ("nodes", "seconds", "memory", "depth", "interrupted")
+LIMITS = tuple(x.value for x in Limit)  # "nodes", "seconds", "memory", "depth", "interrupted"
 
 
 class Verdict(str, enum.Enum):
@@ -96,7 +97,7 @@ class SolveResult:
     positions: int
     rules: str
     seed: int | None = None
-    limit: str | None = None
+    limit: Limit | None = None
     stats: dict = field(default_factory=dict, compare=False, repr=False)
     best_line: tuple[str, ...] = field(default=(), compare=False, repr=False)
     stalled: bool = field(default=False, compare=False, repr=False)
@@ -198,7 +199,7 @@ def _result(outcome: "Outcome", start: Position, seed: int | None) -> SolveResul
             verdict = Verdict.UNSOLVABLE
         else:
             verdict = Verdict.UNKNOWN
-            limit = limit or "depth"
+            limit = limit or Limit.DEPTH
     return SolveResult(
         verdict=verdict,
         moves=tuple(moves),

@@ -58,7 +58,7 @@ class Move:
         return self.src in ("draw", "redeal")
 
 
-def parse_move(text: str) -> Move:
+def parse_move(text: "str | Move") -> Move:
     """Parse SPEC §4 move text; spaces and letter case are ignored."""
     if isinstance(text, Move):
         return text
@@ -73,6 +73,7 @@ def parse_move(text: str) -> Move:
             f"unknown move {text!r} (expected draw, redeal, W>F, R>F, T3>F, W>T2, R>T2, T1>T2, T1*>T2 or T1:3>T2)"
         )
     rsrc, tcol, tmod, tcount, fdst, tdst = m.groups()
+    count: int | None
     if rsrc:
         src, src_col, count = rsrc, 0, 1
     else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import RulesError
 from .cards import rank_of, suit_of
@@ -99,7 +99,7 @@ class Rules:
             value = getattr(self, fieldname)
             return RulesError(f"rules field {fieldname!r} is {value!r}; allowed: {allowed}")
 
-        def is_int(v: Any) -> bool:
+        def is_int(v: Any) -> TypeGuard[int]:
             return isinstance(v, int) and not isinstance(v, bool)
 
         if not isinstance(self.name, str) or not self.name:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from ..budget import Limit
 from . import aces_and_kings, nine_packets, suit_neighbours, ten_columns
 from .base import GameError, GameKey, GameResult
 
@@ -67,8 +68,8 @@ def study_result(name: str, seed: int, *, max_nodes: int | None = None, max_seco
         t0 = time.perf_counter()
         w, lost, u = ten_columns.placement_wins(p, max_nodes=max_nodes, max_seconds=max_seconds)
         verdict = Verdict.SOLVED if w else (Verdict.UNKNOWN if u else Verdict.UNSOLVABLE)
-        r = GameResult(name, verdict, (), 0, time.perf_counter() - t0, "nodes" if u and max_nodes else
-                       ("seconds" if u else None), seed)
+        r = GameResult(name, verdict, (), 0, time.perf_counter() - t0, Limit.NODES if u and max_nodes else
+                       (Limit.SECONDS if u else None), seed)
         return r, {"placements_won": w, "placements_lost": lost, "placements_unknown": u}
     r = m.solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed)
     metrics: dict = {}

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Sequence, TypeVar
 
+from ..budget import Limit
 from ..engine.cards import card_name
 from ..engine.deal import splitmix64
 from ..errors import CanfieldError, DealError
@@ -59,7 +60,7 @@ class GameResult:
     moves: tuple[str, ...]
     nodes: int
     seconds: float
-    limit: str | None = None
+    limit: Limit | None = None
     seed: int | None = None
     extra: dict = field(default_factory=dict, compare=False)
 
@@ -103,15 +104,15 @@ class Limits:
         self.max_nodes, self.max_seconds = max_nodes, max_seconds
         self.t0 = time.perf_counter()
         self.nodes = 0
-        self.hit: str | None = None
+        self.hit: Limit | None = None
 
-    def spend(self) -> str | None:
+    def spend(self) -> Limit | None:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            self.hit = "nodes"
+            self.hit = Limit.NODES
         elif self.max_seconds is not None and not self.nodes & 1023 and \
                 time.perf_counter() - self.t0 > self.max_seconds:
-            self.hit = "seconds"
+            self.hit = Limit.SECONDS
         return self.hit
 
     @property

@@ -26,6 +26,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..budget import Limit, Step, drive
+from ..solver import Verdict
+
 __all__ = ["EXHAUSTED", "LostTable", "NEED_TABLE", "RUNNING", "WON", "key_bits", "key_of", "run", "warm", "lost_insert", "rehash", "search", "start"]
 
 RUNNING, WON, EXHAUSTED, NEED_TABLE = 0, 1, 2, 3
@@ -205,11 +208,11 @@ class LostTable:
 
 
 def run(ranks: np.ndarray, h: np.ndarray, lim, order: int, lost: LostTable,
-        tall: np.ndarray | None = None, dealt: np.ndarray | None = None) -> tuple[str, list[tuple[int, int]]]:
+        tall: np.ndarray | None = None, dealt: np.ndarray | None = None) -> tuple[Verdict, list[tuple[int, int]]]:
     """One search from heights ``h`` (changed in place, restored unless won) under ``lim``
-    (``base.Limits``, whose node count it adds to): ``("won", line)`` with the line as column pairs,
-    ``("lost", [])`` or ``("unknown", [])`` when a limit stops it (``lim.hit`` says which)."""
-    import time
+    (``base.Limits``, whose node count it adds to), driven in budgets by ``budget.drive``: ``(SOLVED, line)``
+    with the line as column pairs, ``(UNSOLVABLE, [])``, or ``(UNKNOWN, [])`` when a limit stops it
+    (``lim.hit`` says which)."""
 
     n = h.shape[0]
     tall = np.zeros(n, np.int64) if tall is None else tall
@@ -226,36 +229,30 @@ def run(ranks: np.ndarray, h: np.ndarray, lim, order: int, lost: LostTable,
     lost.bits = bits if lost.bits is None else lost.bits
     meta[M_BITS] = lost.bits
     meta[M_COUNT] = int(np.count_nonzero(lost.keys))
-    status = start(ranks, h, tall, dealt, lost.keys, buf, fstart, fcount, fnext, fkey, meta)
-    budget = 1 << 14
-    while status not in (WON, EXHAUSTED):
-        if status == NEED_TABLE:
+    last = [start(ranks, h, tall, dealt, lost.keys, buf, fstart, fcount, fnext, fkey, meta)]
+
+    def call(step: int) -> Step:
+        if last[0] == NEED_TABLE:
             lost.grow()
-        step = budget
-        if lim.max_nodes is not None:
-            step = min(step, lim.max_nodes - lim.nodes - int(meta[M_NODES]))
-            if step <= 0:
-                lim.hit = "nodes"
-                break
-        t0 = time.perf_counter()
-        status = search(ranks, h, tall, dealt, lost.keys, buf, fstart, fcount, fnext, fkey, meta, step)
-        if status in (WON, EXHAUSTED):
-            break
-        if lim.max_seconds is not None and lim.seconds > lim.max_seconds:
-            lim.hit = "seconds"
-            break
-        if time.perf_counter() - t0 < 0.02:
-            budget = min(2 * budget, 1 << 22)
+        last[0] = search(ranks, h, tall, dealt, lost.keys, buf, fstart, fcount, fnext, fkey, meta, step)
+        return Step.DONE if last[0] in (WON, EXHAUSTED) else Step.GOING
+
+    if last[0] not in (WON, EXHAUSTED):
+        hit = drive(call, lambda: lim.nodes + int(meta[M_NODES]), max_nodes=lim.max_nodes, max_seconds=lim.max_seconds,
+                    chunk=1 << 14, max_chunk=1 << 22, t0=lim.t0)
+        if hit is not None:
+            lim.hit = hit
+    status = last[0]
     lim.nodes += int(meta[M_NODES])
     if status == WON:
         d = int(meta[M_DEPTH])
         moves = [int(buf[fstart[k] + fnext[k] - 1]) for k in range(d)]
-        return "won", [(m >> 4, m & 15) for m in moves]
+        return Verdict.SOLVED, [(m >> 4, m & 15) for m in moves]
     if status == EXHAUSTED:
-        return "lost", []
+        return Verdict.UNSOLVABLE, []
     if lim.max_nodes is not None and lim.nodes > lim.max_nodes:
-        lim.hit = "nodes"
-    return "unknown", []
+        lim.hit = Limit.NODES
+    return Verdict.UNKNOWN, []
 
 
 _warm = False

@@ -104,5 +104,5 @@ def hint(
     return Hint(len(played), res.verdict, False, tuple(nxt), tuple(shown), res.moves, log, res)
 
 
-def _steps_played(deal: Deal, played: list[str]) -> int:
+def _steps_played(deal: Deal, played: "list[str | Move]") -> int:
     return len(steps(deal, played))

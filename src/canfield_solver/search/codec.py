@@ -309,7 +309,7 @@ def _read_columns(stream: int, top: int, ncols: int, ranks: int, build: int) -> 
         return (stream >> pos) & ((1 << k) - 1)
 
     sb = SUIT_BITS[build]
-    cols = []
+    cols: list[list[int]] = []
     for _ in range(ncols):
         bottom = take(COL_CARD_BITS)
         length = take(COL_LEN_BITS)
@@ -393,7 +393,7 @@ def unpack_heights(v) -> list[int]:
     return [int((int(v) >> (HEIGHT_BITS * s)) & ((1 << HEIGHT_BITS) - 1)) for s in range(4)]
 
 
-def pack_short(long_words: Sequence[int], nbits: int, params: Sequence[int],
+def pack_short(long_words: Sequence[int], nbits: int, params: "Sequence[int] | np.ndarray",
                heights: Sequence[int] | None = None) -> tuple[int, int] | None:
     """The short key (hi, lo) of a position from its long key and its stream's length (kernel._compact); None
     when it does not fit. ``heights`` are the foundation heights, needed with ``P_FKEY``."""
@@ -414,7 +414,7 @@ def pack_short(long_words: Sequence[int], nbits: int, params: Sequence[int],
     return v >> 64, v & _M64
 
 
-def unpack_short(hi: int, lo: int, params: Sequence[int], *, ranks: int = 13) -> dict:
+def unpack_short(hi: int, lo: int, params: "Sequence[int] | np.ndarray", *, ranks: int = 13) -> dict:
     """The fields of a short key: ``first`` (talon mask, or heights with ``P_FKEY``), ``wpos`` (the waste
     position, or the cover field with covering), ``reserve``, ``redeals`` and the sorted ``tableau``."""
     p = [int(x) for x in params]

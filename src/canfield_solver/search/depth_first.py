@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+from ..budget import Limit, Step, drive
 from ..engine.game import Position
 from . import codec as C
 from . import kernel as K
@@ -25,38 +26,24 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     t0 = time.perf_counter()
     prob = _Problem(start)
     tables = _Tables(_key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields())
-    limit: str | None = None
-    status = C.RUNNING
     st = prob.stats
-    try:
-        while True:
-            budget = CHUNK_NODES
-            if max_nodes is not None:
-                budget = min(budget, max_nodes - int(st[C.ST_NODES]))
-                if budget <= 0:
-                    limit = "nodes"
-                    break
-            nodes_before = int(st[C.ST_NODES])
-            status = K._search(*prob.search_args(tables, budget))
-            if status in (C.GROW, C.GROW_LONG):
-                if not tables.grow("short" if status == C.GROW else "long", prob.words):
-                    limit = "memory"
-                    break
-                continue
-            if status in (C.SOLVED, C.EXHAUSTED):
-                break
-            if int(st[C.ST_NODES]) == nodes_before:  # the next expansion does not fit the node limit
-                limit = "nodes"
-                break
-            elapsed = time.perf_counter() - t0
-            if progress is not None:
-                progress(int(st[C.ST_NODES]), elapsed)
-            if max_seconds is not None and elapsed >= max_seconds:
-                limit = "seconds"
-                break
-    except KeyboardInterrupt:
-        limit = "interrupted"
-        status = C.RUNNING
+    last = [C.RUNNING]
+
+    def nodes() -> int:
+        return int(st[C.ST_NODES])
+
+    def call(budget: int) -> Step:
+        before = nodes()
+        status = last[0] = K._search(*prob.search_args(tables, budget))
+        if status in (C.GROW, C.GROW_LONG):
+            return Step.GROWN if tables.grow("short" if status == C.GROW else "long", prob.words) else Step.NO_MEMORY
+        if status in (C.SOLVED, C.EXHAUSTED):
+            return Step.DONE
+        return Step.NO_ROOM if nodes() == before else Step.GOING  # no room: the next expansion does not fit
+
+    limit = drive(call, nodes, max_nodes=max_nodes, max_seconds=max_seconds, chunk=CHUNK_NODES, t0=t0,
+                  progress=progress)
+    status = C.RUNNING if limit is Limit.INTERRUPTED else last[0]
     seconds = time.perf_counter() - t0
     if keep is not None:
         keep["problem"], keep["tables"] = prob, tables

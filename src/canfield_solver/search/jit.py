@@ -23,8 +23,13 @@ from typing import Any, Callable
 
 from numba import config
 from numba import njit as _numba_njit
-from numba.core.caching import (CompileResultCacheImpl, FunctionCache, InTreeCacheLocator, UserProvidedCacheLocator,
-                                UserWideCacheLocator)
+from numba.core.caching import (
+    CompileResultCacheImpl,
+    FunctionCache,
+    InTreeCacheLocator,
+    UserProvidedCacheLocator,
+    UserWideCacheLocator,
+)
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # src/canfield_solver
 PACKAGE = PACKAGE_ROOT.name

@@ -30,16 +30,17 @@ import os
 import shutil
 import tempfile
 import time
-from typing import Callable
+from typing import Callable, Generator
 
 import numpy as np
 
+from ..budget import Limit, Step, drive
 from ..engine.game import Position
 from ..errors import CanfieldError, SolverBugError
 from . import codec as C
-from .jit import njit
 from . import kernel as K
 from . import rows as R
+from .jit import njit
 from .outcome import Outcome
 from .problem import _max_moves, _Problem, decode
 
@@ -414,9 +415,10 @@ class _Layers:
         path = os.path.join(self.dir, f"layer-{m}.bin")
         with open(path, "wb") as f:  # the room taken now, so that a full disk is an OSError, not a SIGBUS
             os.posix_fallocate(f.fileno(), 0, max(16, 16 * n))
-        entries = np.memmap(path, dtype=np.uint64, mode="r+", shape=(max(n, 1), 2))[:n]
+        mapped = np.memmap(path, dtype=np.uint64, mode="r+", shape=(max(n, 1), 2))
+        entries = mapped[:n]
         merge(rows, offs, entries)
-        entries.flush()
+        mapped.flush()
         del rows
         os.remove(runs)
         if self.keeping and shutil.disk_usage(self.dir).free < (1 << 30):
@@ -482,15 +484,22 @@ class _Phase:
         m = 2 * self.start.score + sum(len(c) for c in self.start.tableau)
         return int(row[0]), int(row[1]), wp, m
 
+    @property
+    def layers(self) -> _Layers:
+        """The runs waiting and the layers' files (``search`` sets them before closing any layer)."""
+        if self.pending is None:
+            raise SolverBugError("the layered phase's runs were used before search set them")
+        return self.pending
+
     def add_run(self, m: int, run: np.ndarray) -> None:
-        self.pending.add(m, run)
+        self.layers.add(m, run)
 
     def entries(self, m: int) -> np.ndarray:
-        return self.pending.take(m, lambda rows, offs, out: _kway(rows, offs, self.field, self.tb, self.cover,
+        return self.layers.take(m, lambda rows, offs, out: _kway(rows, offs, self.field, self.tb, self.cover,
                                                                     self.draw, self.cb, out))
 
     def pending_rows(self) -> int:
-        return self.pending.rows()
+        return self.layers.rows()
 
     def close(self, entries, starts, lo, hi, table, out, logk, logp, recover=False, target=None, budget=2**62):
         found = np.zeros(2, np.int64)
@@ -529,38 +538,35 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     layers = _Layers()
     ph.pending = layers
     cap = max_memory_mb * (1 << 20)
-    limit: str | None = None
-    won_at: int | None = None
-    peak = 0
-    shown = -1.0
-    talks = progress is not None and _takes_phase(progress)
+    won_at: list[int] = []  # the layer of the first won child, once found
+    peak = held = 0
     nlayers = 0
-    try:
-        if start.score == ph.full:
-            return _outcome(ph, True, None, [], t0, compile_seconds, peak, nlayers)
-        k0, k1, wp, m0 = first
-        f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb if ph.cover else 0
-        ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
+    m = -1
+    want = [0]  # the node count the chunk being closed may reach (drive's budget, from the nodes so far)
+
+    def chunks() -> Generator[Step, None, None]:
+        """Close the layers in order, a chunk of entries a step (one ``Step`` each)."""
+        nonlocal peak, held, nlayers, m
         while ph.pending:
-            m = ph.pending.first()
+            m = ph.layers.first()
             entries = ph.entries(m)
             starts = _index(entries)
             nlayers += 1
             table, out, logk, logp = _arrays(len(entries))
             ph._stats = np.zeros(C.NSTATS, np.int64)
             chunk = min(CHUNK, max(256, len(entries) // 16))  # a small layer in small chunks: small buffers
+            end: Step | None = None  # how the phase ends in this layer, if it does
             for lo in range(0, len(entries), chunk):
-                budget = 2**62 if max_nodes is None else max_nodes
                 (status, nout, _n, table, out, logk, logp), _found = ph.close(
-                    entries, starts, lo, min(lo + chunk, len(entries)), table, out, logk, logp, budget=budget)
+                    entries, starts, lo, min(lo + chunk, len(entries)), table, out, logk, logp, budget=want[0])
                 if status == WON:
-                    won_at = m
-                    break
-                if status == LONG_KEY:
-                    limit = "memory"
-                    break
-                if status == BUDGET:
-                    limit = "nodes"
+                    won_at.append(m)
+                    end = Step.DONE
+                elif status == LONG_KEY:
+                    end = Step.NO_MEMORY
+                elif status == BUDGET:
+                    end = Step.NO_ROOM
+                if end is not None:
                     break
                 for dm in (1, 2):
                     ph.add_run(m + dm, _sorted_run(out, nout, dm, ph.field, ph.tb, ph.cover, ph.draw, ph.cb))
@@ -568,34 +574,56 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
                 peak = max(peak, held)
                 if lo % (16 * chunk) == 0:
                     ph.disk = max(ph.disk, layers.disk_bytes())
-                elapsed = time.perf_counter() - t0
-                if progress is not None and elapsed >= shown + 0.2:  # at most five times a second
-                    shown = elapsed
-                    if talks:
-                        progress(int(ph.counts[C_NODES]), elapsed,
-                                 phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB")
-                    else:
-                        progress(int(ph.counts[C_NODES]), elapsed)
                 if held > cap:
-                    limit = "memory"
+                    end = Step.NO_MEMORY
                     break
-                if max_seconds is not None and elapsed >= max_seconds:
-                    limit = "seconds"
-                    break
+                yield Step.GOING
             ph.rows += len(entries) + int(ph._stats[C.ST_TTCOUNT])
             del entries, table, out, logk, logp
-            if won_at is not None or limit is not None:
-                break
-        if won_at is not None:
-            line = _won_line(ph, layers, won_at, first)
+            if end is not None:
+                yield end
+                return
+        yield Step.DONE  # every layer closed without a win: lost
+
+    steps = chunks()
+
+    def call(budget: int) -> Step:
+        want[0] = int(ph.counts[C_NODES]) + budget
+        return next(steps)
+
+    shown = -1.0
+    talks = progress is not None and _takes_phase(progress)
+
+    def report(nodes: int, elapsed: float) -> None:
+        nonlocal shown
+        if progress is None or elapsed < shown + 0.2:  # at most five times a second
+            return
+        shown = elapsed
+        if talks:
+            progress(nodes, elapsed, phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB")
+        else:
+            progress(nodes, elapsed)
+
+    try:
+        if start.score == ph.full:
+            return _outcome(ph, True, None, [], t0, compile_seconds, peak, nlayers)
+        k0, k1, wp, m0 = first
+        f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb if ph.cover else 0
+        ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
+        limit = drive(call, lambda: int(ph.counts[C_NODES]), max_nodes=max_nodes, max_seconds=max_seconds,
+                      chunk=2**62, t0=t0, progress=report)
+        steps.close()
+        if won_at:
+            line = _won_line(ph, layers, won_at[0], first)
             if line is None:  # the layers' files could not be kept: winnable, but no line to show
-                return _outcome(ph, False, "memory", [], t0, compile_seconds, peak, nlayers, note="no room on disk")
+                return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers,
+                                note="no room on disk")
             return _outcome(ph, True, None, line, t0, compile_seconds, peak, nlayers)
         return _outcome(ph, False, limit, [], t0, compile_seconds, peak, nlayers)
     except KeyboardInterrupt:
-        return _outcome(ph, False, "interrupted", [], t0, compile_seconds, peak, nlayers)
+        return _outcome(ph, False, Limit.INTERRUPTED, [], t0, compile_seconds, peak, nlayers)
     except OSError as e:  # the runs waiting could not be written: the phase's memory on disk is full
-        return _outcome(ph, False, "memory", [], t0, compile_seconds, peak, nlayers, note=f"disk: {e}")
+        return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers, note=f"disk: {e}")
     finally:
         layers.close()
 
@@ -609,10 +637,10 @@ def _takes_phase(progress: Callable[..., None]) -> bool:
         return False
 
 
-def _outcome(ph: _Phase, won: bool, limit: str | None, line: list[int], t0: float, compile_seconds: float,
+def _outcome(ph: _Phase, won: bool, limit: Limit | None, line: list[int], t0: float, compile_seconds: float,
              peak: int, nlayers: int, note: str | None = None) -> Outcome:
     c = ph.counts
-    stats = {"layered_layers": nlayers, "layered_peak_mb": round(peak / 2**20, 1), "layered_rows": ph.rows,
+    stats: dict[str, object] = {"layered_layers": nlayers, "layered_peak_mb": round(peak / 2**20, 1), "layered_rows": ph.rows,
              "layered_expanded": int(c[C_EXPANDED]), "stuck_prunes": int(c[C_STUCK]),
              "compile_seconds": compile_seconds}
     if note:
@@ -683,7 +711,7 @@ def _engine_codes(ph: _Phase, steps: list[tuple[int, int, int, int]]) -> list[in
         kind, src, dst, _cnt, _rd = C.unpack_move(mv)
 
         def own(c: int, avoid: int = -1) -> int:
-            want = decoded[c]
+            want = decoded[c]  # noqa: B023 (called in this iteration only)
             for j, col in enumerate(pos.tableau):
                 if j != avoid and list(col) == want:
                     return j
@@ -739,7 +767,10 @@ def warm_up() -> None:
     from ..engine.rules import get_rules
 
     ph = _Phase(Position(Deal.from_seed(0, get_rules("canfield"))))
-    k0, k1, wp, _m = ph.start_item()
+    first = ph.start_item()
+    if first is None:  # every canfield position has a short key
+        raise SolverBugError("the layered phase's warm-up deal has no short key")
+    k0, k1, wp, _m = first
     f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb
     entries = np.array([[k0, k1 | f]], np.uint64)
     table, out, logk, logp = _arrays(1)

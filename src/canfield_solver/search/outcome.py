@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..budget import Limit
+
 
 @dataclass
 class Outcome:
@@ -29,7 +31,7 @@ class Outcome:
     """
 
     won: bool
-    limit: str | None
+    limit: Limit | None
     truncated: bool
     solution: list[int]
     best_score: int

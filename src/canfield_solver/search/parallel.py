@@ -30,6 +30,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..budget import Limit, Step, drive
 from ..engine.game import Position
 from . import codec as C
 from . import kernel as K
@@ -107,10 +108,11 @@ class _Totals:
         for i in self.SUMMED:
             self.stats[i] += st[i]
         self.truncated |= bool(st[C.ST_TRUNCATED])
-        self.max_depth = max(self.max_depth, len(w.item.path) + int(st[C.ST_MAXDEPTH]))
+        path = w.item.path if w.item is not None else []
+        self.max_depth = max(self.max_depth, len(path) + int(st[C.ST_MAXDEPTH]))
         if int(st[C.ST_BEST]) > self.best:
             self.best = int(st[C.ST_BEST])
-            self.best_line = w.item.path + [int(m) for m in w.best_path[:int(st[C.ST_BEST_LEN])]]
+            self.best_line = path + [int(m) for m in w.best_path[:int(st[C.ST_BEST_LEN])]]
 
 
 def search(start: Position, workers: int, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
@@ -170,53 +172,43 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
         """Nodes of the finished searches and of the ones still held by a worker."""
         return totals.nodes + sum(int(w.stats[C.ST_NODES]) for w in ws if w.item is not None)
 
-    limit: str | None = None
-    winner: _Worker | None = None
+    winner: list[_Worker] = []  # the worker that won, once one has
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="canfield-search")
+
+    def call(budget: int) -> Step:
+        """One round: every worker searches up to ``budget`` nodes (or until one wins or a table is full)."""
+        if not queue and all(w.item is None for w in ws):
+            return Step.DONE  # every stored position has been expanded: exhausted
+        done = nodes_so_far()
+        ctl[C.CTL_HUNGRY] = max(0, 4 * workers - len(queue)) if len(queue) < workers else 0
+        shared["over"] = False
+        statuses = list(pool.map(lambda w: run(w, budget), ws))
+        for w in ws:  # the rows each stored since its last batch (kernel.ROWS_BATCH), into the shared counts
+            for mine, total in ((C.ST_UNSHARED, C.CTL_ROWS), (C.ST_UNSHARED_LONG, C.CTL_ROWS_LONG)):
+                ctl[total] += w.stats[mine]
+                w.stats[mine] = 0
+        if C.SOLVED in statuses:
+            winner.append(ws[statuses.index(C.SOLVED)])
+            return Step.DONE
+        grew = False
+        for grow, which in ((C.GROW, "short"), (C.GROW_LONG, "long")):
+            if grow in statuses:
+                if not tables.grow(which, base.words):
+                    return Step.NO_MEMORY
+                table = getattr(tables, which)
+                ctl[C.CTL_ROWS if which == "short" else C.CTL_ROWS_LONG] = int(np.count_nonzero(table[:, 0]))
+                grew = True
+        if grew:
+            return Step.GROWN
+        if nodes_so_far() == done and max_nodes is not None:
+            return Step.NO_ROOM  # no worker's next expansion fits what is left of the node limit
+        return Step.GOING
+
     try:
-        while True:
-            done = nodes_so_far()
-            budget = ROUND_NODES
-            if max_nodes is not None:
-                left = max_nodes - done
-                if left <= 0:
-                    limit = "nodes"
-                    break
-                budget = max(1, min(budget, -(-left // workers)))
-            if not queue and all(w.item is None for w in ws):
-                break  # every stored position has been expanded: exhausted
-            ctl[C.CTL_HUNGRY] = max(0, 4 * workers - len(queue)) if len(queue) < workers else 0
-            shared["over"] = False
-            statuses = list(pool.map(lambda w: run(w, budget), ws))
-            after = nodes_so_far()
-            for w in ws:  # the rows each stored since its last batch (kernel.ROWS_BATCH), into the shared counts
-                for mine, total in ((C.ST_UNSHARED, C.CTL_ROWS), (C.ST_UNSHARED_LONG, C.CTL_ROWS_LONG)):
-                    ctl[total] += w.stats[mine]
-                    w.stats[mine] = 0
-            if C.SOLVED in statuses:
-                winner = ws[statuses.index(C.SOLVED)]
-                break
-            for grow, which in ((C.GROW, "short"), (C.GROW_LONG, "long")):
-                if grow in statuses:
-                    if not tables.grow(which, base.words):
-                        limit = "memory"
-                        break
-                    table = getattr(tables, which)
-                    ctl[C.CTL_ROWS if which == "short" else C.CTL_ROWS_LONG] = int(np.count_nonzero(table[:, 0]))
-            if limit:
-                break
-            if after == done and max_nodes is not None and C.GROW not in statuses and C.GROW_LONG not in statuses:
-                limit = "nodes"  # no worker's next expansion fits what is left of the node limit
-                break
-            elapsed = time.perf_counter() - t0
-            if progress is not None:
-                progress(after, elapsed)
-            if max_seconds is not None and elapsed >= max_seconds:
-                limit = "seconds"
-                break
-    except KeyboardInterrupt:
-        ctl[C.CTL_STOP] = 1
-        limit = "interrupted"
+        limit = drive(call, nodes_so_far, max_nodes=max_nodes, max_seconds=max_seconds, chunk=ROUND_NODES,
+                      split=workers, t0=t0, progress=progress)
+        if limit is Limit.INTERRUPTED:
+            ctl[C.CTL_STOP] = 1
     finally:
         ctl[C.CTL_STOP] = 1
         pool.shutdown(wait=True)
@@ -224,12 +216,12 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
     for w in ws:
         if w.item is not None:
             totals.add(w)
-    won = winner is not None
+    won = bool(winner)
     return Outcome(
         won=won,
         limit=limit,
         truncated=totals.truncated,
-        solution=winner.path_to(int(winner.stats[C.ST_SOLVED_DEPTH])) if winner is not None else [],
+        solution=winner[0].path_to(int(winner[0].stats[C.ST_SOLVED_DEPTH])) if winner else [],
         best_score=4 * r.ranks if won else totals.best,
         best_path=totals.best_line,
         nodes=totals.nodes,

@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import codec as C
-from .jit import njit
 from . import kernel as K
 from .codec import COL_CARD_BITS, COL_LEN_BITS, SHORT_BITS
+from .jit import njit
 
 _suit_from_code = njit(cache=True)(C.suit_from_code)
 _short_fields = njit(cache=True)(C.short_fields)

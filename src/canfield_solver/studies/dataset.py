@@ -35,7 +35,6 @@ import re
 import time
 from typing import Any, Iterable
 
-from ..engine.rules import Rules
 from ..solver import verdict_counts
 from .store import (
     COLUMNS,
@@ -46,6 +45,7 @@ from .store import (
     parquet_schema,
     rules_id,
 )
+from .stores import RulesKey
 
 __all__ = ["ParquetResults"]
 
@@ -67,7 +67,7 @@ class ParquetResults:
         self.path = os.fspath(path)
         self.flush_rows, self.flush_seconds = flush_rows, flush_seconds
         self._lock_fd: int | None = None
-        self._buffer: dict[str, tuple[Rules, list[dict[str, Any]]]] = {}
+        self._buffer: dict[str, tuple[RulesKey, list[dict[str, Any]]]] = {}
         self._last_flush = time.monotonic()
         self._index: dict[str, tuple[list[int], list[int], list[str]]] = {}
         self._cache: dict[str, tuple[Any, Any]] = {}
@@ -136,7 +136,7 @@ class ParquetResults:
         self.close()
 
     # Writing ---------------------------------------------------------------
-    def put_many(self, rules: Rules, rows: Iterable[StoredResult]) -> None:
+    def put_many(self, rules: RulesKey, rows: Iterable[StoredResult]) -> None:
         rid = rules_id(rules)
         now = time.time()
         _, buf = self._buffer.setdefault(rid, (rules, []))
@@ -174,26 +174,26 @@ class ParquetResults:
         self._last_flush = time.monotonic()
 
     # The store interface of a study: no claims (one writer), deals present are done ------------
-    def renew(self, rules: Rules, owner: str, lease: float) -> None:
+    def renew(self, rules: RulesKey, owner: str, lease: float) -> None:
         pass
 
-    def release(self, rules: Rules, owner: str) -> None:
+    def release(self, rules: RulesKey, owner: str) -> None:
         self.flush()
 
-    def claim(self, rules: Rules, seeds: list[int], owner: str, lease: float, max_seconds: float | None,
+    def claim(self, rules: RulesKey, seeds: list[int], owner: str, lease: float, max_seconds: float | None,
               rated: bool = False, since: float = 0.0, max_nodes: int | None = None) -> list[int]:
         return list(seeds)
 
-    def held_by_others(self, rules: Rules, owner: str, lo: int, hi: int) -> set[int]:
+    def held_by_others(self, rules: RulesKey, owner: str, lo: int, hi: int) -> set[int]:
         return set()
 
-    def status(self, rules: Rules, seeds: list[int], owner: str, max_seconds: float | None,
+    def status(self, rules: RulesKey, seeds: list[int], owner: str, max_seconds: float | None,
                rated: bool = False, since: float = 0.0, max_nodes: int | None = None) -> tuple[set[int], set[int]]:
         if not seeds:
             return set(), set()
         return self.done_in(rules, max_seconds, min(seeds), max(seeds) + 1) & set(seeds), set()
 
-    def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int, rated: bool = False,
+    def done_in(self, rules: RulesKey, max_seconds: float | None, lo: int, hi: int, rated: bool = False,
                 max_nodes: int | None = None) -> set[int]:
         """Seeds in ``lo <= seed < hi`` with a row (any verdict: a dataset never searches a deal twice)."""
         rid = rules_id(rules)
@@ -205,11 +205,11 @@ class ParquetResults:
         out.update(d["seed"] for d in self._buffer.get(rid, (None, []))[1] if lo <= d["seed"] < hi)
         return out
 
-    def count_done(self, rules: Rules, max_seconds: float | None, ranges: Iterable[tuple[int, int]],
+    def count_done(self, rules: RulesKey, max_seconds: float | None, ranges: Iterable[tuple[int, int]],
                    max_nodes: int | None = None) -> int:
         return sum(self.count_verdicts(rules, ranges).values())
 
-    def count_verdicts(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
+    def count_verdicts(self, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
         """Verdict counts of ``rules`` over half-open seed ``ranges``, one part read at a time."""
         self.flush()
         rid = rules_id(rules)
@@ -222,7 +222,7 @@ class ParquetResults:
                     out[v] = out.get(v, 0) + 1
         return out
 
-    def unknown_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[int]:
+    def unknown_in(self, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> list[int]:
         """The seeds of ``ranges`` whose verdict under ``rules`` is unknown, in increasing order."""
         self.flush()
         rid = rules_id(rules)
@@ -234,7 +234,7 @@ class ParquetResults:
                 out.update(int(seeds[i]) for i in range(a, b) if verdicts[i] == "unknown")
         return sorted(out)
 
-    def results_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[StoredResult]:
+    def results_in(self, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> list[StoredResult]:
         """The rows of ``rules`` whose seeds lie in ``ranges``, by seed."""
         self.flush()
         rid = rules_id(rules)

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from .._version import __version__
-from ..engine.rules import Rules
 from ..errors import CanfieldError
 from ..solver import Verdict, verdict_counts
+from .stores import RulesKey
 
 __all__ = ["ResultStore", "StoreError", "StoredResult", "rules_id"]
 
@@ -89,7 +89,7 @@ def _owner_dead(owner: str) -> bool:
     return False
 
 
-def rules_id(rules: Rules) -> str:
+def rules_id(rules: RulesKey) -> str:
     """A short stable id of the rules' parameters (the name included)."""
     text = json.dumps(rules.to_dict(), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -113,6 +113,10 @@ class StoredResult:
     metrics: dict | None = None
     solver_version: str = __version__
     max_nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.limit_hit is not None and type(self.limit_hit) is not str:  # a budget.Limit: stored as its text
+            object.__setattr__(self, "limit_hit", str(self.limit_hit))
 
     @property
     def decided(self) -> bool:
@@ -265,17 +269,17 @@ class ResultStore:
         self.close()
 
     # Writing ---------------------------------------------------------------
-    def add_rules(self, rules: Rules) -> str:
+    def add_rules(self, rules: RulesKey) -> str:
         rid = rules_id(rules)
         self._db.execute("INSERT OR IGNORE INTO rules VALUES (?, ?, ?)",
                          (rid, rules.name, json.dumps(rules.to_dict(), sort_keys=True)))
         return rid
 
-    def put(self, rules: Rules, row: StoredResult) -> None:
+    def put(self, rules: RulesKey, row: StoredResult) -> None:
         """Insert or replace one result (one transaction: a kill never leaves half a row)."""
         self.put_many(rules, [row])
 
-    def put_many(self, rules: Rules, rows: Iterable[StoredResult]) -> None:
+    def put_many(self, rules: RulesKey, rows: Iterable[StoredResult]) -> None:
         rid = self.add_rules(rules)
         now = time.time()
         values = [
@@ -313,7 +317,7 @@ class ResultStore:
         self._db.execute("CREATE TABLE IF NOT EXISTS claims (rules_id TEXT NOT NULL, seed INTEGER NOT NULL, "
                          "owner TEXT NOT NULL, until REAL NOT NULL, PRIMARY KEY (rules_id, seed))")
 
-    def claim(self, rules: Rules, seeds: list[int], owner: str, lease: float, max_seconds: float | None,
+    def claim(self, rules: RulesKey, seeds: list[int], owner: str, lease: float, max_seconds: float | None,
               rated: bool = False, since: float = float("inf"), max_nodes: int | None = None) -> list[int]:
         """Claim the seeds no one else holds and no one has done; returns those now ``owner``'s.
         A row stored at or after ``since`` counts as done whatever its verdict (as in ``status``)."""
@@ -335,19 +339,19 @@ class ResultStore:
                                  [(rid, v, owner, now + lease) for v in got])
         return [_py_seed(v) for v in got]
 
-    def renew(self, rules: Rules, owner: str, lease: float) -> None:
+    def renew(self, rules: RulesKey, owner: str, lease: float) -> None:
         """Push back the end of every claim ``owner`` holds (it is alive and working)."""
         self._claims_table()
         with self._db:
             self._db.execute("UPDATE claims SET until = ? WHERE rules_id = ? AND owner = ?",
                              (time.time() + lease, rules_id(rules), owner))
 
-    def release(self, rules: Rules, owner: str) -> None:
+    def release(self, rules: RulesKey, owner: str) -> None:
         self._claims_table()
         with self._db:
             self._db.execute("DELETE FROM claims WHERE rules_id = ? AND owner = ?", (rules_id(rules), owner))
 
-    def status(self, rules: Rules, seeds: list[int], owner: str, max_seconds: float | None,
+    def status(self, rules: RulesKey, seeds: list[int], owner: str, max_seconds: float | None,
                rated: bool = False, since: float = float("inf"),
                max_nodes: int | None = None) -> tuple[set[int], set[int]]:
         """(done, held by a live claim of another owner) among ``seeds`` (a short list). A row stored at
@@ -366,7 +370,7 @@ class ResultStore:
             held |= {_py_seed(v) for v in self._live_claims(f"seed IN ({marks})", (rid, *vals), owner, now)}
         return done, held
 
-    def held_by_others(self, rules: Rules, owner: str, lo: int, hi: int) -> set[int]:
+    def held_by_others(self, rules: RulesKey, owner: str, lo: int, hi: int) -> set[int]:
         """Seeds in ``lo <= seed < hi`` under a live claim of another owner."""
         self._claims_table()
         now = time.time()
@@ -387,13 +391,13 @@ class ResultStore:
         return out
 
     # Reading ---------------------------------------------------------------
-    def get(self, rules: Rules, seed: int) -> StoredResult | None:
+    def get(self, rules: RulesKey, seed: int) -> StoredResult | None:
         row = self._db.execute(
             "SELECT * FROM results WHERE rules_id = ? AND seed = ?", (rules_id(rules), _db_seed(seed))
         ).fetchone()
         return None if row is None else self._row(row)
 
-    def results(self, rules: Rules | None = None, seeds: Iterable[int] | None = None) -> list[StoredResult]:
+    def results(self, rules: RulesKey | None = None, seeds: Iterable[int] | None = None) -> list[StoredResult]:
         """Stored results (of ``rules`` if given, restricted to ``seeds`` if given), by seed."""
         if rules is None:
             cur = self._db.execute("SELECT * FROM results ORDER BY rules, seed")
@@ -406,7 +410,7 @@ class ResultStore:
             out = [r for r in out if r.seed in want]
         return out
 
-    def done_seeds(self, rules: Rules, max_seconds: float | None, max_nodes: int | None = None) -> set[int]:
+    def done_seeds(self, rules: RulesKey, max_seconds: float | None, max_nodes: int | None = None) -> set[int]:
         """Seeds that need no new search: decided, or unknown under at least this time (or node) limit."""
         return self.done_in(rules, max_seconds, 0, 2**64, max_nodes=max_nodes)
 
@@ -427,7 +431,7 @@ class ResultStore:
     def _limits(max_seconds: float | None, max_nodes: int | None) -> tuple:
         return (max_seconds, max_seconds, max_nodes, max_nodes)
 
-    def done_in(self, rules: Rules, max_seconds: float | None, lo: int, hi: int, rated: bool = False,
+    def done_in(self, rules: RulesKey, max_seconds: float | None, lo: int, hi: int, rated: bool = False,
                 max_nodes: int | None = None) -> set[int]:
         """``done_seeds`` restricted to ``lo <= seed < hi``, read with one indexed query (memory: that range only).
         ``rated``: only rows that carry a difficulty rating count as done."""
@@ -435,7 +439,7 @@ class ResultStore:
             f"SELECT seed FROM results WHERE rules_id = ? AND seed BETWEEN ? AND ? AND {self._done_sql(rated)}",
             (rules_id(rules), a, b, *self._limits(max_seconds, max_nodes)))}
 
-    def count_done(self, rules: Rules, max_seconds: float | None, ranges: Iterable[tuple[int, int]],
+    def count_done(self, rules: RulesKey, max_seconds: float | None, ranges: Iterable[tuple[int, int]],
                    max_nodes: int | None = None) -> int:
         """How many seeds of ``ranges`` need no new search, counted by SQL (nothing is loaded)."""
         rid, n = rules_id(rules), 0
@@ -446,7 +450,7 @@ class ResultStore:
             n += k
         return n
 
-    def count_verdicts(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
+    def count_verdicts(self, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
         """Stored verdicts of ``rules`` over ``ranges`` (half-open seed ranges), counted by SQL."""
         rid = rules_id(rules)
         out = verdict_counts()
@@ -457,7 +461,7 @@ class ResultStore:
                 out[verdict] = out.get(verdict, 0) + k
         return out
 
-    def unknown_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[int]:
+    def unknown_in(self, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> list[int]:
         """The seeds of ``ranges`` whose stored verdict under ``rules`` is unknown, in increasing order."""
         rid = rules_id(rules)
         out = [_py_seed(s) for lo, hi in (r for pair in ranges for r in _db_ranges(*pair)) for (s,) in self._db.execute(
@@ -465,7 +469,7 @@ class ResultStore:
             (rid, lo, hi))]
         return sorted(out)
 
-    def results_in(self, rules: Rules, ranges: Iterable[tuple[int, int]]) -> list[StoredResult]:
+    def results_in(self, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> list[StoredResult]:
         """Stored results of ``rules`` whose seeds lie in ``ranges``, by seed."""
         rid = rules_id(rules)
         out: list[StoredResult] = []
@@ -556,7 +560,7 @@ def _pyarrow() -> tuple[Any, Any]:
     return pa, pq
 
 
-def parquet_verdicts(path: str, rules: Rules, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
+def parquet_verdicts(path: str, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
     """Verdict counts of ``rules`` over seed ``ranges`` in an exported Parquet file, read a batch at a time."""
     import bisect
 

@@ -15,6 +15,7 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
@@ -25,10 +26,11 @@ from ..games import GameKey, study_result
 from ..play.difficulty import analyze
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
-from .store import ResultStore, StoredResult, owner_id
+from .store import StoredResult, owner_id
+from .stores import RulesKey, StoreOrPath, open_stored, store_at
 
 if TYPE_CHECKING:
-    from .dataset import ParquetResults
+    pass
 
 __all__ = [
     "StudyError",
@@ -150,7 +152,7 @@ def summarize_counts(rules: str, won: int, lost: int, unknown: int, max_seconds:
                    wilson_interval(won, decided), (lo_all, hi_all), max_seconds, **extra)
 
 
-def stored_win_rate(rules: Rules, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike | None" = None,
+def stored_win_rate(rules: RulesKey, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike | None" = None,
                     parquet: "str | os.PathLike | None" = None) -> WinRate:
     """The win rate of ``rules`` (as stored: ``stored_rules``) over ``seeds``, recounted from a result store
     (``db``) or from ``parquet``: an export file or a ``--parquet-dir`` dataset. Nothing is searched;
@@ -160,16 +162,16 @@ def stored_win_rate(rules: Rules, seeds: "SeedSet | range | Iterable[int]", *, d
     if (db is None) == (parquet is None):
         raise StudyError("give exactly one of a result store or a Parquet file or dataset")
     ranges = list(SeedSet.of(seeds).ranges())
-    if db is not None:
-        with ResultStore(db, create=False) as st:
+    try:
+        st = open_stored(db, parquet)
+    except CanfieldError as e:
+        raise StudyError(str(e)) from None
+    if st is not None:
+        with closing(st):
             c = st.count_verdicts(rules, ranges)
-    elif os.path.isdir(parquet):  # type: ignore[arg-type]
-        from .dataset import ParquetResults
-
-        with ParquetResults(parquet, create=False) as ds:  # type: ignore[arg-type]
-            c = ds.count_verdicts(rules, ranges)
     else:
-        c = parquet_verdicts(os.fspath(parquet), rules, ranges)  # type: ignore[arg-type]
+        assert parquet is not None
+        c = parquet_verdicts(os.fspath(parquet), rules, ranges)
     return summarize_counts(rules.name, *_counted(c), None)
 
 
@@ -252,14 +254,14 @@ def run_study(
     max_seconds: float | None = 30.0,
     max_nodes: int | None = None,
     max_memory_mb: int | None = None,
-    store: "ResultStore | ParquetResults | str | os.PathLike | None" = None,
+    store: StoreOrPath = None,
     scheduler: str | None = None,
     progress: ProgressFn | None = None,
     chunk: int | None = None,
     with_metrics: bool = False,
     analyze_options: dict | None = None,
     numbering: str = "spec",
-    store_as: Rules | None = None,
+    store_as: RulesKey | None = None,
     threads: int = 1,
 ) -> WinRate:
     """Solve every seed (skipping those the store already decided) and summarize them.
@@ -307,13 +309,13 @@ def run_study(
         parse_pysolfc_number(first[0])  # the lowest and the highest number are game numbers, or say why not
         parse_pysolfc_number(last[1] - 1)
     keep_rows = len(wanted) <= KEEP_ROWS
-    own_store = isinstance(store, (str, os.PathLike))
-    st: Any = ResultStore(store) if own_store else store  # a ResultStore, a ParquetResults, or None
+    stack = ExitStack()
+    st = stack.enter_context(store_at(store))  # a path opened here (and closed at the end), a store as given
     t0 = time.perf_counter()
     try:
         mem: dict[int, StoredResult] = {}
         counts = verdict_counts()
-        tally = {"searched": 0, "reused": 0, "seconds": 0.0}
+        tally: dict[str, Any] = {"searched": 0, "reused": 0, "seconds": 0.0}
 
         def report() -> None:
             if progress is not None:
@@ -392,8 +394,8 @@ def run_study(
         finally:
             if st is not None:
                 st.release(r, owner)
-        extra = dict(searched=tally["searched"], reused=tally["reused"], wall_seconds=time.perf_counter() - t0,
-                     search_seconds=tally["seconds"])
+        extra: dict[str, Any] = dict(searched=tally["searched"], reused=tally["reused"],
+                                     wall_seconds=time.perf_counter() - t0, search_seconds=tally["seconds"])
         if st is not None:
             c = st.count_verdicts(r, wanted.ranges())
             rows = st.results_in(r, wanted.ranges()) if keep_rows else []
@@ -403,8 +405,7 @@ def run_study(
         return summarize_counts(r.name, *_counted(c), max_seconds,
                                 results=tuple(rows), **extra)
     finally:
-        if own_store and st is not None:
-            st.close()
+        stack.close()
 
 
 def _batched(it: Iterator[int], size: int) -> Iterator[list[int]]:
@@ -424,7 +425,7 @@ def estimate_win_rate(
     *,
     jobs: int | None = None,
     max_seconds: float | None = 30.0,
-    store: "ResultStore | ParquetResults | str | os.PathLike | None" = None,
+    store: StoreOrPath = None,
     scheduler: str | None = None,
     progress: ProgressFn | None = None,
     **kwargs: Any,
@@ -520,8 +521,9 @@ def _run_dask(address: str, rules: Rules, chunks: Iterable[list[int]], args: tup
         for fut in ac:
             record(fut.result())
             fut.release()
-            c = next(source, None)
-            if c is not None:
+            nxt = next(source, None)
+            if nxt is not None:
+                c = nxt
                 ac.add(client.submit(_solve_chunk, rules, c, *args, pure=False))
     finally:
         client.close()

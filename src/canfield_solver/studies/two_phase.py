@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+from contextlib import closing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -51,11 +52,11 @@ from ..errors import CanfieldError
 from ..games import GameKey
 from ..solver import Verdict
 from .seeds import SeedSet
+from .stores import RulesKey, Store, open_stored, store_at
 from .study import Z95, ProgressFn, WinRate, run_study, stored_rules, wilson_interval
 
 if TYPE_CHECKING:
-    from .dataset import ParquetResults
-    from .store import ResultStore
+    pass
 
 __all__ = ["FOLLOWUP_SUFFIX", "TwoPhase", "complete_prefix", "draw_sample", "followup_rules", "run_followup", "run_two_phase",
            "stored_two_phase", "two_phase_interval"]
@@ -63,7 +64,7 @@ __all__ = ["FOLLOWUP_SUFFIX", "TwoPhase", "complete_prefix", "draw_sample", "fol
 FOLLOWUP_SUFFIX = "+followup"
 
 
-def followup_rules(kept: Rules) -> Rules:
+def followup_rules(kept: RulesKey) -> RulesKey:
     """The rules a follow-up pass stores its rows under: ``kept`` (a study's ``stored_rules``) renamed."""
     return kept.replace(name=kept.name + FOLLOWUP_SUFFIX)
 
@@ -230,7 +231,7 @@ def run_followup(
     first: WinRate,
     *,
     sample: int,
-    store: "ResultStore | ParquetResults | None" = None,
+    store: "Store | None" = None,
     max_seconds: float | None = 300.0,
     max_nodes: int | None = None,
     max_memory_mb: int | None = None,
@@ -289,26 +290,16 @@ def run_followup(
                  search_seconds=done["search"])
 
 
-def stored_two_phase(kept: Rules, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike | None" = None,
+def stored_two_phase(kept: RulesKey, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike | None" = None,
                      parquet: "str | os.PathLike | None" = None, sample_seed: int = 0) -> TwoPhase | None:
     """The two-phase estimate recounted from a result store (``db``) or a ``--parquet-dir`` dataset alone:
     the first pass's rows of ``kept`` over ``seeds``, and as the sample the longest run of its unknowns in
     sampling order (``complete_prefix``) that has follow-up rows. ``None`` when there is no such row."""
-    from .store import ResultStore
-
-    if (db is None) == (parquet is None):
-        raise CanfieldError("give exactly one of a result store or a Parquet dataset")
     wanted = SeedSet.of(seeds)
-    st: Any
-    if db is not None:
-        st = ResultStore(db, create=False)
-    elif os.path.isdir(parquet):  # type: ignore[arg-type]
-        from .dataset import ParquetResults
-
-        st = ParquetResults(parquet, create=False)  # type: ignore[arg-type]
-    else:
+    st = open_stored(db, parquet)
+    if st is None:
         return None  # a one-file export: recount the first pass only
-    with st:
+    with closing(st):
         c = st.count_verdicts(kept, wanted.ranges())
         unknown = st.unknown_in(kept, wanted.ranges())
         followed = {r.seed: r for r in st.results_in(followup_rules(kept), wanted.ranges())}
@@ -340,18 +331,10 @@ def run_two_phase(
     """
     from dataclasses import replace
 
-    from .store import ResultStore
-
-    store = study.pop("store", None)
-    own = isinstance(store, (str, os.PathLike))
-    st = ResultStore(store) if own else store
-    try:
+    with store_at(study.pop("store", None)) as st:  # a path opened once for both passes
         first = run_study(rules, seeds, store=st, **study)
         tp = run_followup(rules, seeds, first, sample=followup, store=st, max_seconds=followup_seconds,
                           max_nodes=followup_nodes, max_memory_mb=followup_memory_mb or study.get("max_memory_mb"),
                           jobs=study.get("jobs"), scheduler=study.get("scheduler"), progress=followup_progress,
                           numbering=study.get("numbering", "spec"), sample_seed=sample_seed)
-    finally:
-        if own and st is not None:
-            st.close()
     return replace(first, two_phase=tp)

@@ -26,8 +26,7 @@ search against a breadth-first search over raw positions, which uses no such rul
 
 from __future__ import annotations
 
-import time
-
+from ...budget import Limit, Step, drive
 from ...solver import Verdict
 from ..base import GameResult, Limits, replay
 from . import game as G
@@ -198,44 +197,40 @@ class _Probe:
     def _used(self, table: int, frames: int, buf: int) -> int:
         return table * 16 + frames * 24 + buf * 8
 
-    def run(self, lim: Limits, budget: int | None) -> str | None:
-        """Search until decided (``status`` WON or EXHAUSTED), or until ``budget`` nodes of this probe, or a
-        limit of ``lim`` (then the limit's name: ``"nodes"``, ``"seconds"``, ``"memory"``)."""
+    def run(self, lim: Limits, budget: int | None) -> Limit | None:
+        """Search until decided (``status`` WON or EXHAUSTED), or until ``budget`` nodes of this probe (then
+        None), or a limit of ``lim`` (then the ``Limit``: nodes, seconds, memory), driven in budgets by
+        ``budget.drive``."""
         K, np = self.K, self.np
-        step_size = 1 << 12
-        while self.status not in (K.WON, K.EXHAUSTED):
+        if self.status in (K.WON, K.EXHAUSTED):
+            return None
+
+        def call(step: int) -> Step:
             if self.status == K.NEED_TABLE:
                 if self._used(2 * self.t1.size, self.fstart.size, self.buf.size) > self.cap:
-                    return "memory"
+                    return Step.NO_MEMORY
                 n1, n2 = np.zeros(2 * self.t1.size, np.uint64), np.zeros(2 * self.t1.size, np.uint64)
                 K.rehash(self.t1, self.t2, n1, n2)
                 self.t1, self.t2 = n1, n2
             elif self.status == K.NEED_STACK:
                 if self._used(self.t1.size, 2 * self.fstart.size, 2 * self.buf.size) > self.cap:
-                    return "memory"
+                    return Step.NO_MEMORY
                 self.fstart, self.fcount, self.fnext = (np.concatenate([a, np.zeros_like(a)])
                                                         for a in (self.fstart, self.fcount, self.fnext))
                 self.buf = np.concatenate([self.buf, np.zeros_like(self.buf)])
-            step = step_size
-            done = int(self.meta[K.M_NODES])
-            if budget is not None:
-                if done >= budget:
-                    return None
-                step = min(step, budget - done)
-            if lim.max_nodes is not None:
-                step = min(step, lim.max_nodes - lim.nodes - done)
-                if step <= 0:
-                    return "nodes"
-            t0 = time.perf_counter()
             self.status = K.search(self.cols, self.lens, self.fnd, self.h1, self.h2, self.t1, self.t2, self.buf,
                                    self.fstart, self.fcount, self.fnext, self.meta, self.rng, step)
-            if self.status in (K.WON, K.EXHAUSTED):
-                break
-            if lim.max_seconds is not None and lim.seconds > lim.max_seconds:
-                return "seconds"
-            if time.perf_counter() - t0 < 0.02:    # calls of 20-50 ms: the clock is read often enough
-                step_size = min(step_size * 2, 1 << 22)
-        return None
+            return Step.DONE if self.status in (K.WON, K.EXHAUSTED) else Step.GOING
+
+        def nodes() -> int:
+            return int(self.meta[K.M_NODES])
+
+        caps = [x for x in (budget, None if lim.max_nodes is None else lim.max_nodes - lim.nodes) if x is not None]
+        hit = drive(call, nodes, max_nodes=min(caps) if caps else None, max_seconds=lim.max_seconds,
+                    chunk=1 << 12, max_chunk=1 << 22, t0=lim.t0)  # calls of 20-50 ms: the clock is read often enough
+        if hit is Limit.NODES and budget is not None and nodes() >= budget:
+            return None  # this probe's budget, not the search's limit
+        return hit
 
     def line(self) -> list[int]:
         return [int(self.buf[self.fstart[k] + self.fnext[k] - 1]) for k in range(int(self.meta[self.K.M_DEPTH]))]
@@ -244,7 +239,7 @@ class _Probe:
 def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
           max_memory: int | None = None, seed: int | None = None, restarts: bool = True) -> GameResult:
     """Won with a move list (replayed by the reference engine), lost once every reachable position is
-    searched, or unknown when a limit stops it (``"nodes"``, ``"seconds"``, or ``"memory"``: one search's
+    searched, or unknown when a limit stops it (``Limit`` nodes, seconds, or memory: one search's
     table of reached positions and stack together would pass ``max_memory`` MiB).
 
     The compiled search (``kernel``), with restarts: a first search in ``search_python``'s order for
@@ -267,7 +262,8 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
     lim = Limits(max_nodes, max_seconds)
     cap_bytes = (MAX_MEMORY_MIB if max_memory is None else max_memory) << 20
     order, budget, hit, positions, best = 0, FIRST_PROBE, None, 0, p.home
-    verdict, moves = Verdict.UNKNOWN, ()
+    verdict = Verdict.UNKNOWN
+    moves: tuple[str, ...] = ()
     while True:
         probe = _Probe(p, order, cap_bytes)
         hit = probe.run(lim, budget if restarts else None)

@@ -49,8 +49,7 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
     ranks = np.zeros((G.PACKETS, max(int(h.max()), 1)), np.int64)
     for k, pk in enumerate(p.packets):
         ranks[k, :len(pk)] = [c % 13 for c in pk]
-    outcome, pairs = PK.run(ranks, h, lim, 1, PK.LostTable())
-    verdict = {"won": Verdict.SOLVED, "lost": Verdict.UNSOLVABLE}.get(outcome, Verdict.UNKNOWN)
+    verdict, pairs = PK.run(ranks, h, lim, 1, PK.LostTable())
     line = [G.format_move(a, b) for a, b in pairs]
     if verdict is Verdict.SOLVED and not G.won(replay(G.play, p, line)):
         raise AssertionError("nine-packets: a winning line that does not replay")  # a solver bug, never input
@@ -59,7 +58,7 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
 
 def play_advice(p: G.Position) -> tuple[bool, list[str]]:
     """The page's advice played to the end (``game.advice_move``): whether it wins, and its moves."""
-    line = []
+    line: list[str] = []
     while True:
         ab = G.advice_move(p)
         if ab is None:

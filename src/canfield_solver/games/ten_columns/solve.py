@@ -106,8 +106,7 @@ class _Compiled:
                 self.ranks[col, h[col]] = rank
                 h[col] += 1
                 tall[col] = code
-        outcome, pairs = self.PK.run(self.ranks, h, lim, 0, self.lost, tall, self.dealt)
-        verdict = {"won": Verdict.SOLVED, "lost": Verdict.UNSOLVABLE}.get(outcome, Verdict.UNKNOWN)
+        verdict, pairs = self.PK.run(self.ranks, h, lim, 0, self.lost, tall, self.dealt)
         return verdict, [f"C{x + 1}+C{y + 1}" for x, y in pairs]
 
 
@@ -122,14 +121,14 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
     lost: set = set()
     dealt = tuple(len(c) for c in p.columns)
     verdict, line = Verdict.UNSOLVABLE, []
-    for a, b in (G.placements(p) or [(None, None)]):
+    choices: list[tuple[int, int] | None] = [*G.placements(p)] or [None]  # None: the cards are placed already
+    for ab in choices:
         if fast is not None:
-            v, rest = fast(lim, a, b)
+            v, rest = fast(lim, *(ab or (None, None)))
         else:
-            start = p if a is None else G.place(p, a, b)
-            v, rest = _search(start, lim, lost, dealt)
+            v, rest = _search(p if ab is None else G.place(p, *ab), lim, lost, dealt)
         if v is Verdict.SOLVED:
-            verdict, line = v, ([] if a is None else [f"place {a + 1} {b + 1}"]) + rest
+            verdict, line = v, ([] if ab is None else [f"place {ab[0] + 1} {ab[1] + 1}"]) + rest
             break
         if v is Verdict.UNKNOWN:
             verdict = v

@@ -214,8 +214,10 @@ def workers_compile_notice() -> None:
 # --- Unknown verdicts, for a person -------------------------------------------------------------
 
 
-def why_stopped(limit: str) -> str:
+def why_stopped(limit: str | None) -> str:
     """Why a search ended ``unknown``, for a person: Ctrl-C, or the limit that stopped it."""
+    if limit is None:
+        return "stopped before a verdict"
     return "interrupted (Ctrl-C)" if limit == "interrupted" else f"stopped by the {limit} limit"
 
 

@@ -69,13 +69,14 @@ def deal(seed: int | None, pysolfc: str | None, rules_name: str | None, rules_fi
     d = load_deal(seed, None, rules_name, rules_file, pysolfc)
     if as_json or fmt == "json":
         click.echo(d.to_json())
-        return
+        return None
     if fmt == "solvitaire":
         click.echo(json.dumps(to_solvitaire(d)))
-        return
+        return None
     name = where(d)
     click.echo(f"{name[0].upper()}{name[1:]} · rules {d.rules.name}")
     click.echo(render(Position(d)))
+    return None
 
 
 @cli.command()
@@ -215,13 +216,12 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
         if not res.legal:
             raise UserError(f"--moves-played: {res.error}")
         start = res.position
-    mid_game = isinstance(start, Position)
-    if not (mid_game and start.is_stalled()):
+    if not (isinstance(start, Position) and start.is_stalled()):
         prepare_kernel()
     with _SearchProgress(enabled=not as_json and sys.stderr.isatty()) as bar:
-        result = (decide if mid_game else solve_deal)(start, max_nodes=max_nodes, max_seconds=max_seconds,
-                                                      max_memory_mb=max_memory_mb, progress=bar.update,
-                                                      workers=workers, method=method)
+        limits: dict[str, Any] = dict(max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
+                                      progress=bar.update, workers=workers, method=method)
+        result = decide(start, **limits) if isinstance(start, Position) else solve_deal(start, **limits)
     full = 4 * d.rules.ranks
     if as_json:
         out = result.to_dict()

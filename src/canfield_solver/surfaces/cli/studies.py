@@ -17,7 +17,6 @@ from ...studies.seeds import SeedSet, parse_seeds
 from ...studies.store import ResultStore
 from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.two_phase import run_followup, stored_two_phase
-from .games import game_option, refuse_canfield_only
 from .common import (
     SECONDS,
     UserError,
@@ -29,6 +28,7 @@ from .common import (
     rules_option,
     workers_compile_notice,
 )
+from .games import game_option, refuse_canfield_only
 
 
 class _StudyProgress:
@@ -124,6 +124,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         seeds_text, numbering = pysolfc, "pysolfc"
     seeds = parse_seeds(seeds_text)
     r: Any
+    kept: "Rules | GameKey"
     if game != "canfield":
         refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file)
         r = kept = GameKey(game)
@@ -188,7 +189,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     return 0
 
 
-def _summary(rules: Rules, seeds: SeedSet, db: str | None, parquet_in: str | None, as_json: bool,
+def _summary(rules: "Rules | GameKey", seeds: SeedSet, db: str | None, parquet_in: str | None, as_json: bool,
              followup_seed: int = 0) -> int:
     """``winrate --summary``: the intervals recounted from a store or a Parquet export, nothing searched."""
     if (db is None) == (parquet_in is None):

@@ -130,7 +130,7 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
 
             return deal_from_data(value, rules), "deal"
         except ImportError:
-            raise _Fail(422, "PySolFC game numbers need the 'pysolfc' extra (pip install 'canfield-solver[pysolfc]')")
+            raise _Fail(422, "PySolFC game numbers need the 'pysolfc' extra (pip install 'canfield-solver[pysolfc]')") from None
         except CanfieldError as e:
             raise _Fail(422, str(e)) from None
 

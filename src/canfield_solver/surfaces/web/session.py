@@ -160,7 +160,7 @@ class Game:
         r.next_moves = tuple(reading.get("next_moves", ()))
         r.solution = tuple(reading.get("solution", ()))
         if reading.get("lost_between"):
-            r.lost_between = tuple(reading["lost_between"])  # type: ignore[assignment]
+            r.lost_between = tuple(reading["lost_between"])
         self.meter = r
         if r.state in ("winnable", "lost"):
             self.readings[len(self.moves)] = dataclasses.replace(r)

@@ -1,0 +1,85 @@
+"""What stops a search (``Limit``) and the one loop that drives every compiled search in budgets (``drive``).
+
+Canfield's depth-first search (one thread or several), its layered proof and the games' compiled searches
+all run the same way: a compiled call searches for at most a budget of nodes and returns; between calls
+the driver grows what has to grow, looks at the node limit, the clock and Ctrl-C, and reports progress.
+That loop is written here once. A search says how a call ended with a ``Step``; ``drive`` turns limits
+into a ``Limit`` (or None when the search ended by itself: won or exhausted). Nothing here knows a kernel.
+"""
+
+from __future__ import annotations
+
+import time
+from enum import Enum
+from typing import Callable
+
+
+class Limit(str, Enum):
+    """Why a search ended ``unknown``. A ``str``: ``Limit.NODES == "nodes"``, and it prints and serialises as
+    its value."""
+
+    NODES = "nodes"              # the node limit (or the next expansion would not fit what is left of it)
+    SECONDS = "seconds"          # the time limit
+    MEMORY = "memory"            # the memory cap (a table or stack could not grow within it)
+    DEPTH = "depth"              # a line reached the stack's depth (an exhausted search then proves nothing)
+    INTERRUPTED = "interrupted"  # Ctrl-C
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class Step(Enum):
+    """How one compiled call ended, as its search tells ``drive``."""
+
+    GOING = 0      # it used its budget (or paused for the driver): check the limits, then call again
+    DONE = 1       # won or exhausted: the search is over
+    GROWN = 2      # it stopped for a table or stack that has now grown: call again at once
+    NO_ROOM = 3    # it could not go on within what is left of the node limit
+    NO_MEMORY = 4  # what it needs to grow would pass the memory cap
+
+
+def drive(call: Callable[[int], Step], nodes: Callable[[], int], *, max_nodes: int | None,
+          max_seconds: float | None, chunk: int, max_chunk: int | None = None, fast: float = 0.02,
+          split: int = 1, t0: float | None = None,
+          progress: Callable[[int, float], None] | None = None) -> Limit | None:
+    """Call ``call(budget)`` until the search ends by itself (None) or a limit ends it (the ``Limit``).
+
+    ``nodes()`` counts the nodes so far against ``max_nodes``; a budget is ``chunk`` nodes, at most what
+    is left of the node limit shared among ``split`` workers (and at least 1). With ``max_chunk`` the chunk
+    doubles, up to it, after each call shorter than ``fast`` seconds, so the clock is read often enough
+    without a call per few nodes. The clock counts from ``t0`` (default: now). After each call that went
+    on, ``progress(nodes, seconds)`` is called and the time limit looked at. Ctrl-C ends it with
+    ``Limit.INTERRUPTED``.
+    """
+    start = time.perf_counter() if t0 is None else t0
+    size = chunk
+    try:
+        while True:
+            budget = size
+            if max_nodes is not None:
+                left = max_nodes - nodes()
+                if left <= 0:
+                    return Limit.NODES
+                budget = max(1, min(budget, -(-left // split)))
+            t = time.perf_counter()
+            step = call(budget)
+            if step is Step.DONE:
+                return None
+            if step is Step.GROWN:
+                continue
+            if step is Step.NO_ROOM:
+                return Limit.NODES
+            if step is Step.NO_MEMORY:
+                return Limit.MEMORY
+            now = time.perf_counter()
+            if progress is not None:
+                progress(nodes(), now - start)
+            if max_seconds is not None and now - start >= max_seconds:
+                return Limit.SECONDS
+            if max_chunk is not None and now - t < fast:
+                size = min(2 * size, max_chunk)
+    except KeyboardInterrupt:
+        return Limit.INTERRUPTED
