@@ -22,7 +22,7 @@ TABLEAU_WRAPS = ("full", "relative-to-base", "none")
 COLUMN_MOVES = ("top-and-whole", "whole", "runs", "whole-or-freeing")
 GAP_FILLS = ("waste", "any")
 
-# Limits of the packed search state (see _search/layout.py).
+# Limits of the packed search state (search/codec.py: the key's fields are sized for them).
 MAX_COLUMNS = 6
 MAX_STOCK = 40
 MAX_RESERVE = 40

@@ -4,7 +4,7 @@ Column moves can be undone (a card goes back where it came from when the card it
 positions repeat: the search keeps every position it has reached, by the canonical key of
 ``game.Position.key`` (the 13 columns are interchangeable, so a position is its multiset of non-empty
 columns and its foundations), and never expands one twice. That is complete: a win reachable from a
-position already reached is searched from its first visit. Foundation moves are tried first (``_order``); no move is
+position already reached is searched from its first visit. Foundation moves are tried first (``_order``).
 A limit ends the search with ``unknown``.
 
 **Safe moves.** A foundation move of a card ``c`` of suit ``s`` and rank ``r`` is played alone, the
