@@ -13,6 +13,7 @@ time something is solved.
 from __future__ import annotations
 
 from ._version import __version__
+from .budget import Limit
 from .engine.cards import card_name, parse_card
 from .engine.deal import Deal
 from .engine.game import Position, ReplayResult, replay
@@ -46,7 +47,7 @@ __all__ = [
     # other formats
     "from_solvitaire", "pysolfc_deal", "read_deal", "read_moves", "to_solvitaire",
     # the solver
-    "SolveResult", "Verdict", "decide", "solve",
+    "Limit", "SolveResult", "Verdict", "decide", "solve",
     # play aids
     "Analysis", "Hint", "analyze", "format_steps", "hint", "review", "steps",
     # studies

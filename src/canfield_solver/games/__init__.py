@@ -13,15 +13,12 @@ Every game module has one shape (``games.base``): ``NAME``, ``VARIANTS``, ``deal
 
 from __future__ import annotations
 
-from types import ModuleType
-
-from ..budget import Limit
 from . import aces_and_kings, nine_packets, suit_neighbours, ten_columns
-from .base import GameError, GameKey, GameResult
+from .base import Game, GameError, GameKey, GameResult
 
 __all__ = ["DESCRIPTIONS", "GAMES", "GameError", "GameKey", "GameResult", "analyze_game", "deal_of", "game_names", "get_game", "study_result"]
 
-GAMES: dict[str, ModuleType] = {m.NAME: m for m in (nine_packets, aces_and_kings, suit_neighbours, ten_columns)}
+GAMES: dict[str, Game] = {m.NAME: m for m in (nine_packets, aces_and_kings, suit_neighbours, ten_columns)}
 _VARIANT_OF = {v: m for m in GAMES.values() for v in m.VARIANTS}
 DESCRIPTIONS = {
     "nine-packets": "36 cards in nine face-down packets of four; remove face-up pairs of one rank (MENDELEV.md §1)",
@@ -39,7 +36,7 @@ def game_names() -> list[str]:
     return [n for m in GAMES.values() for n in (m.NAME, *m.VARIANTS)]
 
 
-def get_game(name: str) -> ModuleType:
+def get_game(name: str) -> Game:
     """The module of game ``name`` (a variant's name gives its game's module; pass it on as ``variant``)."""
     m = GAMES.get(name) or _VARIANT_OF.get(name)
     if m is None:
@@ -55,27 +52,11 @@ def deal_of(name: str, seed: int):
 
 def study_result(name: str, seed: int, *, max_nodes: int | None = None, max_seconds: float | None = None,
                  max_memory: int | None = None) -> tuple[GameResult, dict]:
-    """One deal of a study: the solver's result, and the game's own figures (``metrics``): for
-    ``nine-packets`` whether the page's advice wins, for ``ten-columns`` how many of the 90 placements of
-    the last two cards win (then the verdict is won when any does)."""
-    import time
-
-    from ..solver import Verdict
-
-    m = get_game(name)
-    p = deal_of(name, seed)
-    if m is ten_columns and p.to_place:
-        t0 = time.perf_counter()
-        w, lost, u = ten_columns.placement_wins(p, max_nodes=max_nodes, max_seconds=max_seconds)
-        verdict = Verdict.SOLVED if w else (Verdict.UNKNOWN if u else Verdict.UNSOLVABLE)
-        r = GameResult(name, verdict, (), 0, time.perf_counter() - t0, Limit.NODES if u and max_nodes else
-                       (Limit.SECONDS if u else None), seed)
-        return r, {"placements_won": w, "placements_lost": lost, "placements_unknown": u}
-    r = m.solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed)
-    metrics: dict = {}
-    if m is nine_packets:
-        metrics["advice_won"] = nine_packets.play_advice(p)[0]
-    return r, metrics
+    """One deal of a study: the solver's result, and the game's own figures (``metrics``, from the game's
+    ``study``): for ``nine-packets`` whether the page's advice wins, for ``ten-columns`` how many of the 90
+    placements of the last two cards win (then the verdict is won when any does)."""
+    return get_game(name).study(deal_of(name, seed), max_nodes=max_nodes, max_seconds=max_seconds,
+                                max_memory=max_memory, seed=seed)
 
 
 def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, probe_nodes: int = 200_000) -> dict:
@@ -90,7 +71,7 @@ def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, prob
     r, metrics = study_result(name, seed, max_seconds=max_seconds)
     out: dict = {"game": name, "seed": seed, "verdict": r.verdict.value, "nodes": r.nodes,
                  "seconds": round(r.seconds, 6), "limit": r.limit, **metrics, **r.extra}
-    if r.verdict is Verdict.SOLVED and m is not suit_neighbours:
+    if r.verdict is Verdict.SOLVED and m.CHOICES:
         line = r.moves or m.solve(deal_of(name, seed), max_seconds=max_seconds).moves
         out["solution_length"] = len(line)
         p = deal_of(name, seed)

@@ -9,14 +9,19 @@ Every game is a module with the same shape (``games.GAMES`` lists them)::
     play(pos, move)                 the position after one move (``GameError`` naming why if illegal)
     won(pos), stalled(pos)          the end of the game
     solve(pos, max_nodes=..., max_seconds=...)   a ``GameResult``
+    study(pos, ...)                 the result and the game's own figures, for a study row (``plain_study``
+                                    where there are none)
+    CHOICES                         whether the player chooses anything (suit-neighbours: no)
     render(pos)                     the layout as text
+
+``Game`` is that shape as a protocol (a module satisfies it), so ``games.GAMES`` is typed by it.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 from ..budget import Limit
 from ..engine.cards import card_name
@@ -24,7 +29,8 @@ from ..engine.deal import splitmix64
 from ..errors import CanfieldError, DealError
 from ..solver import Verdict
 
-__all__ = ["GameError", "GameKey", "GameResult", "Limits", "replay", "search_removals", "seeded_deck"]
+__all__ = ["Game", "GameError", "GameKey", "GameResult", "Limits", "plain_study", "replay", "search_removals",
+           "seeded_deck"]
 
 P = TypeVar("P")
 
@@ -91,6 +97,42 @@ def seeded_deck(cards: Sequence[int], seed: int) -> list[int]:
 
 def names(cards: Iterable[int]) -> list[str]:
     return [card_name(c) for c in cards]
+
+
+class Game(Protocol):
+    """What every game module provides (the module docstring's shape). Positions are each game's own type."""
+
+    NAME: str
+    VARIANTS: tuple[str, ...]
+    CHOICES: bool
+
+    def deal(self, seed: int, variant: str | None = None) -> Any: ...
+
+    def solve(self, p: Any, *, max_nodes: int | None = None, max_seconds: float | None = None,
+              max_memory: int | None = None, seed: int | None = None) -> "GameResult": ...
+
+    def study(self, p: Any, *, max_nodes: int | None = None, max_seconds: float | None = None,
+              max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, Any]]": ...
+
+    def moves(self, p: Any) -> list[str]: ...
+
+    def play(self, p: Any, move: str) -> Any: ...
+
+    def won(self, p: Any) -> bool: ...
+
+    def stalled(self, p: Any) -> bool: ...
+
+    def render(self, p: Any) -> str: ...
+
+
+def plain_study(solve: Callable[..., "GameResult"]) -> Callable[..., "tuple[GameResult, dict[str, Any]]"]:
+    """A game's ``study`` where it has no figures of its own: its ``solve``, and no metrics."""
+
+    def study(p: Any, *, max_nodes: int | None = None, max_seconds: float | None = None,
+              max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, Any]]":
+        return solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed), {}
+
+    return study
 
 
 class Limits:

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from ..engine.cards import card_name, suit_of
 from ..games import deal_of, get_game
+from ..games import nine_packets as NP
 from ..games import suit_neighbours as SN
 from ..games.base import GameError, replay
 from .replay_page import ReplayPage, template
@@ -140,7 +141,7 @@ def show_game(game: str, seed: int, moves: Sequence[str] | None = None, *, max_s
     what = {"unsolvable": "lost (proven)", "unknown": "not decided within the time limit"}[r.verdict.value]
     line: list[str] = []
     if m.NAME == "nine-packets":
-        line = m.play_advice(start)[1]
+        line = NP.play_advice(start)[1]
         what += "; the page's advice played until it stalls"
     elif m.NAME == "ten-columns":
         p = start

@@ -1,7 +1,8 @@
 """``nine-packets`` (MENDELEV.md §1): the reference engine (``game``) and the solver (``solve``)."""
 
 from .game import DECK, NAME, VARIANTS, Position, advice_move, deal, moves, pairs, play, render, stalled, won
-from .solve import play_advice, solve
+from .solve import play_advice, solve, study
 
-__all__ = ["DECK", "NAME", "VARIANTS", "Position", "advice_move", "deal", "moves", "pairs", "play", "play_advice",
-           "render", "solve", "stalled", "won"]
+CHOICES = True
+__all__ = ["CHOICES", "DECK", "NAME", "VARIANTS", "Position", "advice_move", "deal", "moves", "pairs", "play",
+           "play_advice", "render", "solve", "stalled", "study", "won"]

@@ -56,6 +56,13 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
     return GameResult(G.NAME, verdict, tuple(line), lim.nodes, lim.seconds, lim.hit, seed)
 
 
+def study(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
+          max_memory: int | None = None, seed: int | None = None) -> tuple[GameResult, dict]:
+    """A study's row: the solver's result, and whether the page's advice wins (``advice_won``)."""
+    r = solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed)
+    return r, {"advice_won": play_advice(p)[0]}
+
+
 def play_advice(p: G.Position) -> tuple[bool, list[str]]:
     """The page's advice played to the end (``game.advice_move``): whether it wins, and its moves."""
     line: list[str] = []

@@ -6,11 +6,13 @@ from __future__ import annotations
 import time
 
 from ...solver import Verdict
-from ..base import GameResult, names
+from ..base import GameError, GameResult, names, plain_study
 from .game import NAME, ROUNDS, VARIANTS, Removal, Trace, deal, lay, play_out, relay_order, render, won
 
-__all__ = ["NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "play_out", "relay_order", "render",
-           "solve", "won"]
+__all__ = ["CHOICES", "NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "play_out", "relay_order",
+           "moves", "play", "render", "solve", "stalled", "study", "won"]
+
+CHOICES = False  # the deal plays itself out
 
 
 def solve(cards: tuple[int, ...], *, max_nodes: int | None = None, max_seconds: float | None = None,
@@ -23,3 +25,20 @@ def solve(cards: tuple[int, ...], *, max_nodes: int | None = None, max_seconds: 
     return GameResult(NAME, Verdict.SOLVED if tr.won else Verdict.UNSOLVABLE, (), 0, time.perf_counter() - t0, None,
                       seed, {"removals": len(tr.removals), "left_after_rounds": [len(e) for e in tr.ends],
                              "left": names(tr.left)})
+
+
+study = plain_study(solve)
+
+
+def moves(cards: tuple[int, ...]) -> list[str]:
+    """None: the player chooses nothing (the deal plays itself out, ``play_out``)."""
+    return []
+
+
+def play(cards: tuple[int, ...], move: str) -> tuple[int, ...]:
+    raise GameError(f"suit-neighbours has no moves to play ({move!r}): the deal plays itself out")
+
+
+def stalled(cards: tuple[int, ...]) -> bool:
+    """Never: nothing waits for the player."""
+    return False

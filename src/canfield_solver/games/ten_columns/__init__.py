@@ -1,7 +1,8 @@
 """``ten-columns`` (MENDELEV.md §4): the reference engine (``game``) and the solver (``solve``)."""
 
 from .game import NAME, VARIANTS, Position, deal, moves, pairs, place, placements, play, remove, render, stalled, won
-from .solve import placement_wins, solve
+from .solve import placement_wins, solve, study
 
-__all__ = ["NAME", "VARIANTS", "Position", "deal", "moves", "pairs", "place", "placement_wins", "placements", "play",
-           "remove", "render", "solve", "stalled", "won"]
+CHOICES = True
+__all__ = ["CHOICES", "NAME", "VARIANTS", "Position", "deal", "moves", "pairs", "place", "placement_wins",
+           "placements", "play", "remove", "render", "solve", "stalled", "study", "won"]

@@ -6,6 +6,9 @@ back above row 6, is the same position."""
 
 from __future__ import annotations
 
+import time
+
+from ...budget import Limit
 from ...solver import Verdict
 from ..base import GameResult, Limits, replay
 from . import game as G
@@ -157,3 +160,18 @@ def placement_wins(p: G.Position, *, max_nodes: int | None = None, max_seconds: 
             unknown += 1
             lim.hit = None
     return won, lost, unknown
+
+
+def study(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
+          max_memory: int | None = None, seed: int | None = None) -> tuple[GameResult, dict]:
+    """A study's row. While the two cards wait (``ten-columns``), every one of the 90 placements is decided
+    (``placement_wins``) and the deal is won when any is: the row counts the placements won, lost and
+    unknown; once they are placed (``ten-columns-dealt``), the solver's result alone."""
+    if not p.to_place:
+        return solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed), {}
+    t0 = time.perf_counter()
+    w, lost, u = placement_wins(p, max_nodes=max_nodes, max_seconds=max_seconds)
+    verdict = Verdict.SOLVED if w else (Verdict.UNKNOWN if u else Verdict.UNSOLVABLE)
+    limit = (Limit.NODES if max_nodes else Limit.SECONDS) if u else None
+    r = GameResult(G.NAME, verdict, (), 0, time.perf_counter() - t0, limit, seed)
+    return r, {"placements_won": w, "placements_lost": lost, "placements_unknown": u}

@@ -91,7 +91,7 @@ def _seed_and_moves(game: str, args: tuple[str, ...], verb: str) -> tuple[Any, A
     if not 0 <= seed < 2**64:
         raise UserError(f"seed {seed} is out of range (0 <= seed < 2**64)")
     m, p = _start(game, seed)
-    if not hasattr(m, "play"):
+    if not m.CHOICES:
         raise UserError(f"{game} has no moves to {verb}: the deal alone decides it (canfield solve --game {game})")
     return m, p, seed, read_moves(args[1])
 
