@@ -51,12 +51,15 @@ def drive(call: Callable[[int], Step], nodes: Callable[[], int], *, max_nodes: i
     is left of the node limit shared among ``split`` workers (and at least 1). With ``max_chunk`` the chunk
     doubles, up to it, after each call shorter than ``fast`` seconds, so the clock is read often enough
     without a call per few nodes. The clock counts from ``t0`` (default: now). After each call that went
-    on, ``progress(nodes, seconds)`` is called and the time limit looked at. Ctrl-C ends it with
+    on, ``progress(nodes, seconds)`` is called and the time limit looked at (and once before the first call,
+    so ``max_seconds`` 0 ends the search at once, as ``max_nodes`` 0 does). Ctrl-C ends it with
     ``Limit.INTERRUPTED``.
     """
     start = time.perf_counter() if t0 is None else t0
     size = chunk
     try:
+        if max_seconds is not None and time.perf_counter() - start >= max_seconds:
+            return Limit.SECONDS  # no time at all (max_seconds 0): ends at once, as max_nodes 0 does
         while True:
             budget = size
             if max_nodes is not None:

@@ -6,6 +6,7 @@ Every game is a module with the same shape (``games.GAMES`` lists them)::
     NAME, VARIANTS                  the game's name and its variants (MENDELEV.md)
     deal(seed, variant=None)        the position of the deal of seed N
     moves(pos)                      the legal moves, in the game's notation
+    cards_moved(pos, move)          the cards a move takes, places or moves (printed steps name them)
     play(pos, move)                 the position after one move (``GameError`` naming why if illegal)
     won(pos), stalled(pos)          the end of the game
     solve(pos, max_nodes=..., max_seconds=...)   a ``GameResult``
@@ -115,6 +116,8 @@ class Game(Protocol):
               max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, Any]]": ...
 
     def moves(self, p: Any) -> list[str]: ...
+
+    def cards_moved(self, p: Any, move: str) -> list[int]: ...
 
     def play(self, p: Any, move: str) -> Any: ...
 

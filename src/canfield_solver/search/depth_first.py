@@ -55,7 +55,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         limit=limit,
         truncated=bool(st[C.ST_TRUNCATED]),
         solution=solution,
-        best_score=int(st[C.ST_BEST]),
+        best_score=int(st[C.ST_BEST]) if st[C.ST_STARTED] else start.score,  # a limit of 0: never started
         best_path=[int(prob.best_path[k]) for k in range(int(st[C.ST_BEST_LEN]))],
         nodes=int(st[C.ST_NODES]),
         max_depth=int(st[C.ST_MAXDEPTH]),

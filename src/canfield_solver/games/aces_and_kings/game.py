@@ -194,3 +194,8 @@ def render(p: Position) -> str:
     for r in range(depth):
         lines.append("  ".join(card_name(c[r]) + " " if r < len(c) else "   " for c in p.columns).rstrip())
     return "\n".join(lines)
+
+
+def cards_moved(p: Position, move: str) -> list[int]:
+    """The card ``move`` moves (a column's free card), for printed steps."""
+    return [p.columns[parse_move(move)[0]][-1]]

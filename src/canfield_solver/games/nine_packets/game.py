@@ -119,3 +119,9 @@ def render(p: Position) -> str:
 
 
 _ = RANKS
+
+
+def cards_moved(p: Position, move: str) -> list[int]:
+    """The cards ``move`` takes away (the two face-up tops), for printed steps."""
+    a, b = parse_move(move)
+    return [p.packets[a][-1], p.packets[b][-1]]

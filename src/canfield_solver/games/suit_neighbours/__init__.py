@@ -9,7 +9,7 @@ from ...solver import Verdict
 from ..base import GameError, GameResult, names, plain_study
 from .game import NAME, ROUNDS, VARIANTS, Removal, Trace, deal, lay, play_out, relay_order, render, won
 
-__all__ = ["CHOICES", "NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "play_out", "relay_order",
+__all__ = ["cards_moved", "CHOICES", "NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "play_out", "relay_order",
            "moves", "play", "render", "solve", "stalled", "study", "won"]
 
 CHOICES = False  # the deal plays itself out
@@ -42,3 +42,7 @@ def play(cards: tuple[int, ...], move: str) -> tuple[int, ...]:
 def stalled(cards: tuple[int, ...]) -> bool:
     """Never: nothing waits for the player."""
     return False
+
+
+def cards_moved(cards: tuple[int, ...], move: str) -> list[int]:
+    return []

@@ -143,3 +143,13 @@ def render(p: Position) -> str:
     if p.to_place:
         lines.append("to place: " + " ".join(names(p.to_place)))
     return "\n".join(lines)
+
+
+def cards_moved(p: Position, move: str) -> list[int]:
+    """The cards ``move`` places or removes, for printed steps."""
+    if _PLACE.match(move):
+        return list(p.to_place)
+    m = _PAIR.match(move)
+    if not m:
+        raise GameError(f"not a {NAME} move: {move!r} (expected 'place 1 7' or 'C3+C8')")
+    return [p.columns[_column(g, move)][-1] for g in m.groups()]

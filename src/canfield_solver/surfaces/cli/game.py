@@ -254,6 +254,15 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
                 click.echo(further)
         if show_moves and result.moves:
             click.echo(format_steps(steps(start, result.moves)))
+        elif show_moves:
+            why = ("no winning line: every line from here loses" if v is Verdict.UNSOLVABLE else
+                   "no winning line found within the limits")
+            if result.best_line:
+                click.echo(f"{why}; the best line found, {len(result.best_line)} moves to "
+                           f"{result.best_score}/{full} (canfield show writes it as a page):")
+                click.echo(format_steps(steps(start, result.best_line)))
+            else:
+                click.echo(f"{why}.")
     return EXIT_CODES[result.verdict]
 
 

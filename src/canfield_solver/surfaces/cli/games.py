@@ -7,13 +7,14 @@ alone (deal files, PySolFC numbers, rules presets, threads, the layered method) 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 import click
 
 from ...formats import read_moves
 from ...games import GameError, get_game
 from ...games.base import names, replay
+from ...play.transcript import pretty_card
 from ...solver import Verdict
 from .common import EXIT_CODES, UserError
 
@@ -56,6 +57,17 @@ def game_deal(game: str, seed: int | None, as_json: bool) -> int:
     return 0
 
 
+def game_steps(m: Any, p: Any, moves: Sequence[str]) -> str:
+    """A game's moves as numbered steps naming their cards (``  3. P4+P6  (7♣ 7♦)``); ``check`` and ``hint``
+    read them back (the text after two spaces is the cards, not the move)."""
+    lines = []
+    for i, mv in enumerate(moves, 1):
+        cards = " ".join(pretty_card(c) for c in m.cards_moved(p, mv))
+        lines.append(f"{i:3d}. {mv}" + (f"  ({cards})" if cards else ""))
+        p = m.play(p, mv)
+    return "\n".join(lines)
+
+
 def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes: int | None,
                max_memory_mb: int | None, show_moves: bool, as_json: bool) -> int:
     m, p = _start(game, seed)
@@ -75,9 +87,11 @@ def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes
         click.echo(line)
         if "left_after_rounds" in r.extra:
             click.echo("cards left after each round: " + ", ".join(map(str, r.extra["left_after_rounds"])))
-        if show_moves:
-            for i, mv in enumerate(r.moves, 1):
-                click.echo(f"{i:3d}. {mv}")
+        if show_moves and r.moves:
+            click.echo(game_steps(m, p, r.moves))
+        elif show_moves and m.CHOICES:
+            click.echo("no winning line: every line from here loses." if r.verdict is Verdict.UNSOLVABLE
+                       else "no winning line found within the limits.")
     return EXIT_CODES[r.verdict]
 
 
@@ -93,7 +107,7 @@ def _seed_and_moves(game: str, args: tuple[str, ...], verb: str) -> tuple[Any, A
     m, p = _start(game, seed)
     if not m.CHOICES:
         raise UserError(f"{game} has no moves to {verb}: the deal alone decides it (canfield solve --game {game})")
-    return m, p, seed, read_moves(args[1])
+    return m, p, seed, read_moves(args[1], game=True)
 
 
 def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_nodes: int | None,
