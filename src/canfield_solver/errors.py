@@ -38,3 +38,8 @@ class IllegalMoveError(CanfieldError):
 
 class SolverBugError(RuntimeError):
     """The fast solver returned a line the reference engine refuses: a bug, never user error."""
+
+
+def install_hint(extra: str) -> str:
+    """How to install an optional extra, as the README installs the package (from its folder)."""
+    return f"pip install '.[{extra}]' in the canfield-solver folder"

@@ -205,6 +205,10 @@ class Deal:
         if declared_fresh:
             _check_cards(r, reserve, stock, waste, tableau, tuple(foundations))
             _check_fresh_sizes(r, reserve, tableau, stock)
+            if seed is not None:  # a 'seed' that is not these cards' seed does not name the deal
+                ref = cls.from_seed(seed, r)
+                if (ref.reserve, ref.tableau, ref.stock, ref.base_rank) != (reserve, tableau, stock, base_rank):
+                    seed = None
         game = data.get("pysolfc_game")
         if game is not None and (isinstance(game, bool) or not isinstance(game, int) or game < 1):
             raise DealError(f"'pysolfc_game' must be a positive integer, not {game!r}")

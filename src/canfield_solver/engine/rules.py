@@ -234,8 +234,8 @@ PRESETS: dict[str, Rules] = {
         Rules(
             name="pysolfc-canfield",
             gap_fill="any",
-            description="PySolFC's Canfield: as canfield, but once the reserve is empty a gap takes any card "
-                        "(the waste top or a column's top card or whole column)",
+            description="PySolFC's Canfield: as canfield, but once the reserve is empty a gap takes the waste "
+                        "top or a column's top card",
         ),
         Rules(
             name="canfield-draw1",

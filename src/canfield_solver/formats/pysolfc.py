@@ -24,8 +24,8 @@
       deals them to the foundations; Chameleon has 12 reserve cards and 3
       rows; Rainbow, Storehouse and Chameleon turn one card at a time.
 
-    The shuffle comes from ``pysol-cards`` (``pip install
-    'canfield-solver[pysolfc]'``), the PySolFC project's own library for
+    The shuffle comes from ``pysol-cards`` (the ``pysolfc`` extra:
+    ``pip install '.[pysolfc]'``), the PySolFC project's own library for
     reproducing its deals. Checked against eight deals printed by PySolFC
     3.6.1 itself (tests/test_foreign.py).
 """
@@ -38,7 +38,7 @@ from typing import Any
 from ..engine.cards import SUITS, card_id, rank_of
 from ..engine.deal import Deal
 from ..engine.rules import Rules, get_rules
-from ..errors import CanfieldError, DealError
+from ..errors import CanfieldError, DealError, install_hint
 
 __all__ = ["PySolFCGame", "pysolfc_game", "pysolfc_deal", "parse_pysolfc_number"]
 
@@ -108,8 +108,7 @@ def _shuffled(number: int) -> list[Any]:
         from pysol_cards.cards import createCards, ms_rearrange
         from pysol_cards.random import LCRandom31, MTRandom
     except ImportError:
-        raise CanfieldError("PySolFC game numbers need the pysol-cards package: "
-                            "pip install 'canfield-solver[pysolfc]'") from None
+        raise CanfieldError("PySolFC game numbers need the pysol-cards package: " + install_hint("pysolfc")) from None
     cards = createCards(1)
     if number < MS_LIMIT:
         return LCRandom31(number).shuffle(ms_rearrange(cards))

@@ -152,6 +152,7 @@ class Analysis:
     rating: str
     moves: tuple[str, ...] = ()
     limit: str | None = None
+    total_seconds: float = 0.0  # the whole analysis: the search, the probes and the players (``seconds``: the search)
 
     @property
     def random_win_rate(self) -> float | None:
@@ -167,6 +168,7 @@ class Analysis:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["moves"] = list(self.moves)
         d["seconds"] = round(self.seconds, 6)
+        d["total_seconds"] = round(self.total_seconds, 6)
         d["random_win_rate"] = self.random_win_rate
         return d
 
@@ -243,7 +245,8 @@ def analyze(
         seed=deal.seed,
         verdict=verdict,
         nodes=res.nodes,
-        seconds=time.perf_counter() - t0,
+        seconds=res.seconds,
+        total_seconds=time.perf_counter() - t0,
         solution_length=len(res.moves),
         redeals=sum(m == "redeal" for m in res.moves),
         best_score=max([res.best_score, greedy.score] + [g.score for g in games]),

@@ -21,7 +21,7 @@ from ..engine.moves import Move
 from ..solver import DEFAULT_MEMORY_MB, SolveResult, Verdict, decide
 from .transcript import LogReview, Step, review, steps
 
-__all__ = ["Hint", "hint"]
+__all__ = ["Hint", "hint", "losing_move"]
 
 
 @dataclass(frozen=True)
@@ -106,3 +106,31 @@ def hint(
 
 def _steps_played(deal: Deal, played: "list[str | Move]") -> int:
     return len(steps(deal, played))
+
+
+def losing_move(deal: Deal, moves: Sequence[str], max_seconds: float) -> tuple[int | None, str]:
+    """The 1-based move after which a game can no longer be won (None if never, or if the solver cannot tell),
+    and why, in words: a bisection over the moves played, each position decided (``show`` and ``hint``)."""
+
+    def verdict(k: int) -> Verdict:
+        pos = replay(deal, moves[:k]).position
+        if pos.is_won():
+            return Verdict.SOLVED
+        return decide(pos, max_seconds=max_seconds).verdict
+
+    first, last = verdict(0), verdict(len(moves))
+    if first is not Verdict.SOLVED:
+        return None, ("the deal could not be won from the start" if first is Verdict.UNSOLVABLE
+                      else "the solver could not decide the deal in time")
+    if last is Verdict.SOLVED:
+        return None, "the game could still be won after the last move"
+    if last is Verdict.UNKNOWN:
+        return None, "the solver could not decide the last position in time"
+    lo, hi = 0, len(moves)  # winnable after lo moves, lost after hi moves: lost stays lost
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        v = verdict(mid)
+        if v is Verdict.UNKNOWN:
+            return None, f"the solver could not decide the position after move {mid} in time"
+        lo, hi = (mid, hi) if v is Verdict.SOLVED else (lo, mid)
+    return hi, f"after move {hi} the game could no longer be won"

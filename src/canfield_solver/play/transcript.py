@@ -183,7 +183,8 @@ class LogReview:
         if self.last_progress:
             out.append(f"last progress move: move {self.last_progress} of {self.moves}")
         else:
-            out.append(f"last progress move: none in {self.moves} moves")
+            out.append(f"last progress move: none yet ({self.moves} move{'' if self.moves == 1 else 's'} played, "
+                       f"none of them progress)" if self.moves else "last progress move: none (no move played)")
         out.append(f"passes through the stock since: {self.passes_since_progress}")
         if self.repeat:
             i, j = self.repeat

@@ -134,7 +134,7 @@ class PackProblem:
     reason: str
 
     def __str__(self) -> str:
-        return f"line {self.line} ({self.number}): {self.reason}"
+        return f"line {self.line}" + ("" if self.number is None else f" (deal {self.number})") + f": {self.reason}"
 
 
 def _check_line(text: str) -> str | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from .._version import __version__
-from ..errors import CanfieldError
+from ..errors import CanfieldError, install_hint
 from ..solver import Verdict, verdict_counts
 from .stores import RulesKey
 
@@ -556,7 +556,7 @@ def _pyarrow() -> tuple[Any, Any]:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise StoreError("Parquet needs pyarrow: pip install 'canfield-solver[parquet]'") from None
+        raise StoreError("Parquet needs pyarrow: " + install_hint("parquet")) from None
     return pa, pq
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from ..engine.rules import Rules, get_rules
-from ..errors import CanfieldError
+from ..errors import CanfieldError, install_hint
 from ..formats import NUMBERINGS, numbered_deal, parse_pysolfc_number, pysolfc_deal
 from ..games import GameKey, study_result
 from ..play.difficulty import analyze
@@ -504,7 +504,7 @@ def _run_dask(address: str, rules: Rules, chunks: Iterable[list[int]], args: tup
     try:
         from dask.distributed import Client, as_completed
     except ImportError:
-        raise StudyError("--scheduler needs Dask: pip install 'canfield-solver[dask]'") from None
+        raise StudyError("--scheduler needs Dask: " + install_hint("dask")) from None
     try:
         client = Client(address, timeout=DASK_CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as e:

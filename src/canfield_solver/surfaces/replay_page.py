@@ -28,8 +28,9 @@ from ..engine.deal import Deal
 from ..engine.game import Position, replay
 from ..engine.moves import parse_move
 from ..errors import CanfieldError
+from ..play.hint import losing_move
 from ..play.transcript import pass_headings, pretty_card, steps
-from ..solver import SolveResult, Verdict, decide, solve
+from ..solver import SolveResult, Verdict, solve
 
 __all__ = ["ReplayPage", "page", "show", "frames"]
 
@@ -153,33 +154,6 @@ def _label(deal: Deal) -> str:
     return f"Seed {deal.seed}" if deal.seed is not None else "Deal"
 
 
-def _lost_after(deal: Deal, moves: Sequence[str], max_seconds: float) -> tuple[int | None, str]:
-    """1-based move after which the game can no longer be won (None if never, or if the solver cannot tell)."""
-
-    def verdict(k: int) -> Verdict:
-        pos = replay(deal, moves[:k]).position
-        if pos.is_won():
-            return Verdict.SOLVED
-        return decide(pos, max_seconds=max_seconds).verdict
-
-    first, last = verdict(0), verdict(len(moves))
-    if first is not Verdict.SOLVED:
-        return None, ("the deal could not be won from the start" if first is Verdict.UNSOLVABLE
-                      else "the solver could not decide the deal in time")
-    if last is Verdict.SOLVED:
-        return None, "the game could still be won after the last move"
-    if last is Verdict.UNKNOWN:
-        return None, "the solver could not decide the last position in time"
-    lo, hi = 0, len(moves)  # winnable after lo moves, lost after hi moves: lost stays lost
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        v = verdict(mid)
-        if v is Verdict.UNKNOWN:
-            return None, f"the solver could not decide the position after move {mid} in time"
-        lo, hi = (mid, hi) if v is Verdict.SOLVED else (lo, mid)
-    return hi, f"after move {hi} the game could no longer be won"
-
-
 def show(obj: Any, moves: Sequence[str] | None = None, *, rules: Any = None, deal: Deal | None = None,
          max_seconds: float = 30.0) -> ReplayPage:
     """A replay page for a deal, a seed, or a ``SolveResult``; with ``moves``, for a player's own game.
@@ -210,7 +184,7 @@ def show(obj: Any, moves: Sequence[str] | None = None, *, rules: Any = None, dea
         res = replay(deal, moves, strict=False)
         if not res.legal:
             raise CanfieldError(f"--moves: {res.error}")
-        turning, why = _lost_after(deal, moves, max_seconds)
+        turning, why = losing_move(deal, moves, max_seconds)
         end = res.position
         state = "won" if end.is_won() else f"{end.score} of {full} cards home"
         return page(deal, moves, title=f"{who}: a game of {len(moves)} moves",

@@ -4,6 +4,7 @@ the deal-source, rules and limit options, and the first-run notices of the kerne
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import sys
 from typing import Any
@@ -34,6 +35,12 @@ class UserError(click.ClickException):
     exit_code = EXIT_BAD_INPUT
 
 
+class Whole(click.IntRange):
+    """``click.IntRange`` that calls its values whole numbers ("'abc' is not a valid whole number")."""
+
+    name = "whole number"
+
+
 class _Seconds(click.FloatRange):
     """A positive time limit in seconds; ``inf`` means none, ``nan`` is refused."""
 
@@ -59,6 +66,13 @@ class _Group(click.Group):
         except click.exceptions.Abort:
             click.echo("canfield: interrupted", err=True)
             sys.exit(130)
+        except click.exceptions.NoSuchOption as e:
+            if re.fullmatch(r"-\d[\d_]*", e.option_name or ""):  # ``deal -1``: a number, not an option
+                click.echo(f"canfield: error: {e.option_name} is not a seed: seeds are whole numbers "
+                           f"0 <= seed < 2**64", err=True)
+            else:
+                click.echo(f"canfield: error: {e.format_message()}", err=True)
+            sys.exit(e.exit_code)
         except click.ClickException as e:
             click.echo(f"canfield: error: {e.format_message()}", err=True)
             sys.exit(e.exit_code)
@@ -94,15 +108,22 @@ def not_blank(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     return value
 
 
-def rules_option(f: Any) -> Any:
+def rules_option(f: Any, deal_file: bool = True) -> Any:
+    """--rules and --rules-file; ``deal_file``: the command reads a deal file, whose rules are the default."""
     f = click.option(
         "--rules-file", "rules_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
         help="A JSON file of Rules parameters (overrides --rules).",
     )(f)
+    default = "default canfield, or the deal file's" if deal_file else "default canfield"
     return click.option(
         "--rules", "-r", "rules_name", default=None, metavar="PRESET", callback=not_blank,
-        help=f"Rules preset: {', '.join(PRESETS)} (default canfield, or the deal file's).",
+        help=f"Rules preset: {', '.join(PRESETS)} ({default}).",
     )(f)
+
+
+def rules_option_no_deal(f: Any) -> Any:
+    """--rules and --rules-file for a command that takes no deal file (its default: canfield)."""
+    return rules_option(f, deal_file=False)
 
 
 def pysolfc_option(f: Any) -> Any:
@@ -118,14 +139,14 @@ def deal_source_options(f: Any) -> Any:
     f = pysolfc_option(f)
     f = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
                      help="Deal or position JSON file (ours, or the published solver's).")(f)
-    return click.option("--seed", "-s", type=click.IntRange(0, 2**64 - 1), default=None,
+    return click.option("--seed", "-s", type=Whole(0, 2**64 - 1), default=None,
                         help="Deal number (SPEC §2).")(f)
 
 
 def search_limit_options(f: Any) -> Any:
     """--max-seconds, --max-nodes, --max-memory: the limits of one search (solve, hint)."""
     f = memory_option("Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")(f)
-    f = click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+    f = click.option("--max-nodes", type=Whole(min=1), default=None,
                      help="Stop with 'unknown' after this many nodes.")(f)
     return click.option("--max-seconds", type=SECONDS, default=60.0, show_default=True,
                         help="Stop with 'unknown' after this long.")(f)
@@ -133,7 +154,7 @@ def search_limit_options(f: Any) -> Any:
 
 def memory_option(help: str) -> Any:
     """--max-memory: the table cap of a search, in MiB."""
-    return click.option("--max-memory", "max_memory_mb", type=click.IntRange(min=16), default=DEFAULT_MEMORY_MB,
+    return click.option("--max-memory", "max_memory_mb", type=Whole(min=16), default=DEFAULT_MEMORY_MB,
                         show_default=True, help=help)
 
 

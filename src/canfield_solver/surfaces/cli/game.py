@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from typing import Any
 
@@ -16,6 +17,7 @@ from ...games import DESCRIPTIONS
 from ...play.difficulty import Analysis
 from ...play.difficulty import analyze as analyze_deal
 from ...play.hint import hint as hint_for
+from ...play.hint import losing_move
 from ...play.transcript import format_steps, review, steps
 from ...solver import METHODS, Verdict, decide
 from ...solver import solve as solve_deal
@@ -24,6 +26,7 @@ from .common import (
     EXIT_CODES,
     SECONDS,
     UserError,
+    Whole,
     cli,
     deal_and_moves,
     deal_source_options,
@@ -50,7 +53,7 @@ from .games import (
 
 
 @cli.command()
-@click.argument("seed", type=click.IntRange(0, 2**64 - 1), required=False)
+@click.argument("seed", type=Whole(0, 2**64 - 1), required=False)
 @pysolfc_option
 @rules_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "solvitaire"]), default="text", show_default=True,
@@ -126,7 +129,10 @@ def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, ru
     for line in log.lines():
         click.echo(line)
     if not won and not stalled and (log.repeat or log.passes_since_progress >= 2):
-        click.echo("to see whether it can still be won and what to play: canfield hint DEAL MOVES")
+        again = ["canfield", "hint"] + (["--pysolfc", pysolfc] if pysolfc is not None else []) + \
+            (["--rules", rules_name] if rules_name else []) + (["--rules-file", rules_file] if rules_file else []) + \
+            list(args)
+        click.echo(f"to see whether it can still be won and what to play: {shlex.join(again)}")
     return 0 if res.legal else 1
 
 
@@ -178,6 +184,9 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
         further = go_further(res.limit, max_seconds, max_nodes, max_memory_mb, None)
         if further:
             click.echo(further)
+    if played and h.verdict is Verdict.UNSOLVABLE:  # which move threw the game away, as show marks it
+        turning, why = losing_move(d, played, max_seconds if max_seconds != float("inf") else 60.0)
+        click.echo(f"the game was lost at move {turning} ({played[turning - 1]}): {why}" if turning else why)
     for line in h.log.lines():
         click.echo(line)
     return EXIT_CODES[h.verdict]
@@ -189,7 +198,7 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
               callback=not_blank,
               help="Solve from the position after these moves (one per line, or a JSON list).")
 @search_limit_options
-@click.option("--jobs", "-j", "workers", type=click.IntRange(1, 256), default=1, show_default=True,
+@click.option("--jobs", "-j", "workers", type=Whole(1, 256), default=1, show_default=True,
               help="Threads that search this one deal together, sharing one table (--max-memory): the same "
                    "verdict sooner on several cores; node counts and the winning line vary from run to run.")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
@@ -292,8 +301,8 @@ class _SearchProgress:
 
 def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
     lines = [f"{name} · {a.rules}: {a.verdict}, rated {a.rating}"]
-    lines.append(f"  search            {a.nodes:,} nodes, {a.seconds:.2f} s in all"
-                 + (f" ({why_stopped(a.limit)})" if a.limit else ""))
+    lines.append(f"  search            {a.nodes:,} nodes in {a.seconds:.3f} s; the analysis {a.total_seconds:.2f} s "
+                 "in all" + (f" ({why_stopped(a.limit)})" if a.limit else ""))
     if a.verdict == Verdict.SOLVED:
         lines.append(f"  solution          {a.solution_length} moves, {a.redeals} redeals")
         lines.append(f"  critical          {a.critical_positions} positions on the solution where a move "
@@ -312,11 +321,11 @@ def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
 @deal_source_options
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit of the main search.")
-@click.option("--probe-nodes", type=click.IntRange(1, 10**10), default=20_000, show_default=True,
+@click.option("--probe-nodes", type=Whole(1, 10**10), default=20_000, show_default=True,
               help="Node limit of each search behind the first-move and critical-position counts.")
-@click.option("--playouts", type=click.IntRange(0, 100_000), default=50, show_default=True,
+@click.option("--playouts", type=Whole(0, 100_000), default=50, show_default=True,
               help="Random-player games.")
-@click.option("--playout-seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--playout-seed", type=Whole(min=0), default=0, show_default=True,
               help="Seed of the random player (same seed, same games).")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning line as numbered steps.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -392,6 +401,6 @@ def rules() -> None:
     """List the rules presets of Canfield, then the other games (--game NAME)."""
     for name, r in PRESETS.items():
         click.echo(f"{name:24s} {r.description}")
-    click.echo("\nother games (--game NAME on deal, solve, check, winrate):")
+    click.echo("\nother games (--game NAME on deal, solve, check, hint, show, analyze, winrate):")
     for name, text in DESCRIPTIONS.items():
         click.echo(f"{name:24s} {text}")

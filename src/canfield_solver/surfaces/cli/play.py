@@ -11,7 +11,8 @@ import webbrowser
 
 import click
 
-from .common import SECONDS, UserError, cli, deal_source_options, load_deal
+from ...errors import install_hint
+from .common import SECONDS, UserError, Whole, cli, deal_source_options, load_deal
 
 
 def _loopback(host: str) -> bool:
@@ -25,19 +26,19 @@ def _loopback(host: str) -> bool:
 @deal_source_options
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to serve on. Anything but a loopback address lets other machines play on this one.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+@click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
               help="Port to serve on (0: any free port).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
 @click.option("--meter-seconds", type=SECONDS, default=10.0, show_default=True,
               help="Time limit of each search of the meter; past it the meter says 'not yet known'.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=Whole(min=1), default=None,
               help="Worker processes for the meter's searches (default: the cores but one, at least one).")
 def play(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
          rules_file: str | None, host: str, port: int, no_browser: bool, meter_seconds: float,
          workers: int | None) -> int:
     """Play a deal in the browser, with a live "still winnable?" meter after every move.
 
-    Starts a local web app (the 'web' extra: pip install 'canfield-solver[web]') and opens it. Without
+    Starts a local web app (the 'web' extra: pip install '.[web]') and opens it. Without
     --seed, --deal or --pysolfc, a random seed. Ctrl-C stops the server.
     """
     try:
@@ -45,7 +46,7 @@ def play(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_nam
 
         from ..web.app import create_app
     except ImportError:
-        raise UserError("canfield play needs the 'web' extra: pip install 'canfield-solver[web]'") from None
+        raise UserError("canfield play needs the 'web' extra: " + install_hint("web")) from None
     if seed is None and deal_file is None and pysolfc is None:
         seed = random.randrange(2**32)
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)   # bad input: one line, before serving

@@ -20,19 +20,21 @@ from ...studies.two_phase import run_followup, stored_two_phase
 from .common import (
     SECONDS,
     UserError,
+    Whole,
     cli,
     memory_option,
     not_blank,
     prepare_kernel,
     resolve_rules,
-    rules_option,
+    rules_option_no_deal,
     workers_compile_notice,
 )
 from .games import game_option, refuse_canfield_only
 
 
 class _StudyProgress:
-    """click's progress bar on stderr for a study: deals done, won / lost / unknown so far, the ETA.
+    """click's progress bar on stderr for a study: deals done, won / lost / unknown so far, deals a second,
+    the ETA.
 
     Drawn only on a terminal; nothing at all is printed when stderr is a file or a pipe.
     """
@@ -42,22 +44,25 @@ class _StudyProgress:
         self.enabled = enabled and sys.stderr.isatty()
         self.bar: Any = None
         self.counts: dict = {}
+        self.rate = 0.0
 
     def __call__(self, done: int, total: int, counts: dict, elapsed: float) -> None:
         if not self.enabled or total <= 0:
             return
-        self.counts = counts
-        if self.bar is None:
+        if self.bar is None:  # its first frame is drawn now, before any deal is counted
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_pos=True,
                                          item_show_func=self._counts)
             self.bar.__enter__()
+        self.counts = counts
+        self.rate = done / elapsed if elapsed > 0 else 0.0
         self.bar.update(done - self.bar.pos)
         if done >= total:
             self.close()
 
     def _counts(self, _item: Any) -> str:
         c = self.counts
-        return f"won {c.get('solved', 0)} lost {c.get('unsolvable', 0)} unknown {c.get('unknown', 0)}"
+        rate = f" · {self.rate:,.1f} deals/s" if self.rate else ""
+        return f"won {c.get('solved', 0)} lost {c.get('unsolvable', 0)} unknown {c.get('unknown', 0)}{rate}"
 
     def close(self) -> None:
         if self.bar is not None:
@@ -66,16 +71,16 @@ class _StudyProgress:
 
 
 @cli.command()
-@rules_option
+@rules_option_no_deal
 @click.option("--seeds", "seeds_text", default="0:1000", show_default=True, metavar="START:STOP", callback=not_blank,
               help="Seeds to study: START:STOP (STOP excluded), a seed, or a comma list.")
 @click.option("--pysolfc", "pysolfc", default=None, metavar="START:STOP", callback=not_blank,
               help="Study PySolFC game numbers instead of seeds (rules default to pysolfc-canfield).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+@click.option("--jobs", "-j", type=Whole(min=1), default=None,
               help="Local worker processes (default: the core count).")
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit per deal; a deal that hits it counts as unknown.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None,
+@click.option("--max-nodes", type=Whole(min=1), default=None,
               help="Node limit per deal (reproducible, unlike time); a deal that hits it counts as unknown.")
 @memory_option("Transposition table cap per worker in MiB.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=not_blank,
@@ -85,18 +90,18 @@ class _StudyProgress:
                    "deals already in it are skipped, never searched again; one study writes it at a time).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=not_blank,
               help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
-@click.option("--chunk", type=click.IntRange(1, 100_000), default=None,
+@click.option("--chunk", type=Whole(1, 100_000), default=None,
               help="Deals per task sent to a worker (default: up to 8, fewer for small studies).")
-@click.option("--followup", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+@click.option("--followup", type=Whole(min=0), default=0, show_default=True, metavar="N",
               help="Two-phase study: after the first pass, search a seeded random sample of N of the deals it "
                    "left unknown again at the --followup-* limits, and report the two-phase estimate.")
 @click.option("--followup-seconds", type=SECONDS, default=300.0, show_default=True,
               help="Time limit per deal of the follow-up pass (all local cores on one deal at a time).")
-@click.option("--followup-nodes", type=click.IntRange(min=1), default=None,
+@click.option("--followup-nodes", type=Whole(min=1), default=None,
               help="Node limit per deal of the follow-up pass.")
-@click.option("--followup-memory", "followup_memory_mb", type=click.IntRange(min=16), default=None,
+@click.option("--followup-memory", "followup_memory_mb", type=Whole(min=16), default=None,
               help="Table cap in MiB for the follow-up pass (default: --max-memory).")
-@click.option("--followup-seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--followup-seed", type=Whole(min=0), default=0, show_default=True,
               help="Seed of the follow-up sample's draw (the same seed draws the same sample).")
 @click.option("--summary", is_flag=True,
               help="Search nothing: recompute the win rate from --db or --parquet for these rules and seeds.")
@@ -227,17 +232,17 @@ def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
 
 
 @cli.command()
-@rules_option
+@rules_option_no_deal
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default="any",
               show_default=True, help="Rating of the deals to print (see 'canfield analyze').")
-@click.option("--count", type=click.IntRange(1, 1_000_000), default=10, show_default=True, help="How many seeds.")
-@click.option("--start", type=click.IntRange(0, 2**64 - 1), default=None,
+@click.option("--count", type=Whole(1, 1_000_000), default=10, show_default=True, help="How many seeds.")
+@click.option("--start", type=Whole(0, 2**64 - 1), default=None,
               help="First seed to consider (default 0).")
-@click.option("--pysolfc", "pysolfc", type=click.IntRange(1, 10**20 - 1), default=None, metavar="START",
+@click.option("--pysolfc", "pysolfc", type=Whole(1, 10**20 - 1), default=None, metavar="START",
               help="Pick PySolFC game numbers from START instead of seeds (rules default to pysolfc-canfield).")
-@click.option("--max-candidates", type=click.IntRange(min=1), default=None,
+@click.option("--max-candidates", type=Whole(min=1), default=None,
               help="Give up after analysing this many seeds (default: 200 x --count).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Local worker processes.")
+@click.option("--jobs", "-j", type=Whole(min=1), default=None, help="Local worker processes.")
 @click.option("--max-seconds", type=SECONDS, default=10.0, show_default=True,
               help="Time limit per deal.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=not_blank,
@@ -312,7 +317,7 @@ def verify(pack: str) -> int:
                 good += 1
             else:
                 bad += 1
-                click.echo(f"line {line} ({number}): {why}")
+                click.echo(f"line {line}" + ("" if number is None else f" (deal {number})") + f": {why}")
     except UnicodeDecodeError:
         raise UserError(f"pack {pack!r} is not UTF-8 text") from None
     finally:

@@ -4,7 +4,7 @@
 - ``meter``: the solver's searches in worker processes, a newer move cancelling an older search;
 - ``app``: the Starlette (ASGI) app, its JSON API and the page (``play.html``, ``play.js``, ``play.css``).
 
-Needs the ``web`` extra (Starlette and uvicorn): ``pip install 'canfield-solver[web]'``.
+Needs the ``web`` extra (Starlette and uvicorn): ``pip install '.[web]'``.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from ...engine.deal import Deal
-from ...errors import CanfieldError
+from ...errors import CanfieldError, install_hint
 from ..replay_page import page as replay_page
 from .meter import Meter, measure
 from .session import Game
@@ -130,7 +130,7 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
 
             return deal_from_data(value, rules), "deal"
         except ImportError:
-            raise _Fail(422, "PySolFC game numbers need the 'pysolfc' extra (pip install 'canfield-solver[pysolfc]')") from None
+            raise _Fail(422, "PySolFC game numbers need the 'pysolfc' extra: " + install_hint("pysolfc")) from None
         except CanfieldError as e:
             raise _Fail(422, str(e)) from None
 
