@@ -541,3 +541,40 @@ def test_processes_creating_one_new_store_at_the_same_instant_all_open_it(tmp_pa
             with sqlite3.connect(path) as c:
                 assert {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")} >= \
                     {"meta", "rules", "results"}
+
+
+UNGUARDED = """from canfield_solver import estimate_win_rate
+wr = estimate_win_rate("canfield", range(3), jobs={jobs}, max_nodes=20000, max_seconds=None)
+print("rate", wr.won, wr.lost, wr.unknown)
+"""
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("how", ["script", "stdin", "-c"])
+def test_a_study_runs_from_any_program_with_one_job(tmp_path, how):
+    """jobs=1 searches in-process: an unguarded script, a program on stdin and python -c all run it."""
+    code = UNGUARDED.format(jobs=1)
+    script = tmp_path / "study.py"
+    script.write_text(code)
+    cmd = {"script": [sys.executable, str(script)], "stdin": [sys.executable, "-"],
+           "-c": [sys.executable, "-c", code]}[how]
+    out = subprocess.run(cmd, input=code if how == "stdin" else None, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-1500:]
+    assert "rate " in out.stdout and "worker" not in out.stderr
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("how", ["script", "stdin"])
+def test_workers_from_an_unguarded_program_stop_at_once_saying_what_to_change(tmp_path, how):
+    """jobs=2 from an unguarded script or from stdin: one StudyError before any worker starts, not a pool
+    that dies four times and blames memory."""
+    code = UNGUARDED.format(jobs=2)
+    script = tmp_path / "study.py"
+    script.write_text(code)
+    cmd = [sys.executable, str(script)] if how == "script" else [sys.executable, "-"]
+    t0 = time.time()
+    out = subprocess.run(cmd, input=code if how == "stdin" else None, capture_output=True, text=True, timeout=300)
+    assert out.returncode != 0 and time.time() - t0 < 60
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith("canfield_solver.studies.study.StudyError:") and "jobs=1" in last, out.stderr[-1500:]
+    assert "__main__" in last and "memory" not in out.stderr and "died" not in out.stderr

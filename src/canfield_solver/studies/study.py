@@ -373,6 +373,8 @@ def run_study(
             chunks = claimed(_batched(iter(seed_iter), size))
             if scheduler:
                 _run_dask(scheduler, rules_played, chunks, args, record)
+            elif (jobs or os.cpu_count() or 1) == 1:
+                _run_inline(rules_played, chunks, args, record)
             else:
                 _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
 
@@ -447,9 +449,58 @@ def _chunk_size(n: int, jobs: int | None, with_metrics: bool) -> int:
     return max(1, min(8, n // (workers * 8) or 1))
 
 
+def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple, record: Callable) -> None:
+    """One worker: the deals searched in this process (no pool to start, so any script, stdin, ``python -c``
+    or a notebook can run it). Ctrl-C stops the study: a deal it cut short is not recorded."""
+    for c in chunks:
+        rows = _solve_chunk(rules, c, *args)
+        if any(r.limit_hit == "interrupted" for r in rows):
+            raise KeyboardInterrupt
+        record(rows)
+
+
+def main_reimport_problem() -> str | None:
+    """Why worker processes could not start from this program, or None. Local workers are started with
+    "spawn", which runs the main program's file again in each worker: a file whose study is not under
+    ``if __name__ == "__main__":`` would start the study again in every worker, and a main program read
+    from standard input has no file to run. Said before any worker starts."""
+    import ast
+    import inspect
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None:  # a notebook, python -c, the interactive prompt: nothing is re-run
+        return None
+    fix = 'run it with jobs=1 (--jobs 1), or from a script file with the study under if __name__ == "__main__":'
+    if not os.path.isfile(path):
+        return f"worker processes cannot start from a program read from {path!r}: {fix}"
+    lines = [fr.f_lineno for fr in (f.frame for f in inspect.stack(0))
+             if fr.f_globals is main.__dict__ and fr.f_code.co_name == "<module>"]
+    if not lines:
+        return None  # called from a function of the script: it runs only when called
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return None
+
+    def guarded(node: ast.AST) -> bool:
+        t = getattr(node, "test", None)
+        return isinstance(node, ast.If) and isinstance(t, ast.Compare) and "__name__" in ast.unparse(t) \
+            and "__main__" in ast.unparse(t)
+
+    spans = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, ast.If) and guarded(n)]
+    if any(a <= lines[-1] <= b for a, b in spans):
+        return None
+    return (f"{os.path.basename(path)} runs a study with worker processes at its top level, which each worker "
+            f"would run again: {fix}")
+
+
 def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple, record: Callable) -> None:
     import multiprocessing as mp
 
+    problem = main_reimport_problem()
+    if problem is not None:
+        raise StudyError(problem)
     source = iter(chunks)
     retry: list[list[int]] = []  # chunks of a pool that died, run again first
 
@@ -484,9 +535,13 @@ def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple
         except BrokenProcessPool:
             restarts += 1
             retry.extend(inflight.values())
+            codes = sorted({p.exitcode for p in (getattr(ex, "_processes", None) or {}).values()
+                            if p.exitcode not in (None, 0)})
             if restarts > MAX_POOL_RESTARTS:
+                how = ("killed (SIGKILL: out of memory, or by hand)" if -9 in codes else
+                       f"exit codes {', '.join(map(str, codes))}" if codes else "no exit code")
                 raise StudyError(
-                    f"worker processes died {restarts} times (out of memory? killed?); the finished deals are "
+                    f"worker processes died {restarts} times ({how}); the finished deals are "
                     "stored: run the study again to resume") from None
             print(f"canfield: a worker process died; restarting the pool and re-running "
                   f"{sum(map(len, inflight.values()))} unfinished deals", file=sys.stderr)
