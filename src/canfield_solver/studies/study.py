@@ -471,6 +471,9 @@ def main_reimport_problem() -> str | None:
     path = getattr(main, "__file__", None)
     if main is None or path is None:  # a notebook, python -c, the interactive prompt: nothing is re-run
         return None
+    name = getattr(getattr(main, "__spec__", None), "name", None)
+    if name is not None and (name == "__main__" or name.endswith(".__main__")):
+        return None  # python -m PACKAGE: multiprocessing never runs a package's __main__ again
     fix = 'run it with jobs=1 (--jobs 1), or from a script file with the study under if __name__ == "__main__":'
     if not os.path.isfile(path):
         return f"worker processes cannot start from a program read from {path!r}: {fix}"

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sqlite3
 import sys
+import threading
 from typing import Any
 
 import click
@@ -56,14 +58,35 @@ class _Seconds(click.FloatRange):
 SECONDS = _Seconds(min=0, min_open=True)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, systemd, a container runtime), raised where Ctrl-C would be: every clean-up that
+    Ctrl-C runs (a study's worker processes ended, its finished deals kept) runs for it too."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
 class _Group(click.Group):
     """Turns every usage error and ``CanfieldError`` into one line and exit code 2."""
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        on_main = threading.current_thread() is threading.main_thread()
+        before = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
+        try:
+            self._main(args, prog_name, complete_var, **extra)
+        finally:
+            if on_main and before is not None:
+                signal.signal(signal.SIGTERM, before)
+
+    def _main(self, args: Any, prog_name: Any, complete_var: Any, **extra: Any) -> Any:
         try:
             rv = super().main(args, prog_name or "canfield", complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Abort:
+        except click.exceptions.Abort as e:
+            if isinstance(e.__cause__, Terminated):
+                click.echo("canfield: terminated", err=True)
+                sys.exit(143)
             click.echo("canfield: interrupted", err=True)
             sys.exit(130)
         except click.exceptions.NoSuchOption as e:

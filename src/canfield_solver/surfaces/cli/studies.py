@@ -19,6 +19,7 @@ from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.two_phase import run_followup, stored_two_phase
 from .common import (
     SECONDS,
+    Terminated,
     UserError,
     Whole,
     cli,
@@ -171,11 +172,12 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
                               jobs=jobs, scheduler=scheduler, progress=bar, numbering=numbering,
                               sample_seed=followup_seed)
             wr = dataclasses.replace(wr, two_phase=tp)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         bar.close()
         saved = f"; finished deals are saved in {saved_in}: run again to resume" if saved_in else ""
-        click.echo(f"\ncanfield: interrupted{saved}", err=True)
-        return 130
+        terminated = isinstance(e, Terminated)
+        click.echo(f"\ncanfield: {'terminated' if terminated else 'interrupted'}{saved}", err=True)
+        return 143 if terminated else 130
     finally:
         bar.close()
         if store is not None:

@@ -212,6 +212,13 @@ class Meter:
             game.take_reading(generation, reading)
 
     def close(self) -> None:
+        """Stop every search and end the worker processes (and so multiprocessing's resource tracker): the
+        server leaves nothing running, whether Ctrl-C or SIGTERM stopped it."""
         for s in range(SLOTS):
             self._gen[s] = -2                          # every running search stops
+        procs = list((getattr(self._pool, "_processes", None) or {}).values())
         self._pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.join(5)
