@@ -32,7 +32,12 @@ CASES = int(os.environ.get("CANFIELD_FUZZ_CASES", "250"))
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    d = tmp_path_factory.mktemp("fuzz")
+    return make_files(tmp_path_factory.mktemp("fuzz"))
+
+
+def make_files(d: Path) -> Path:
+    """The input files the generated invocations use, in folder ``d``: good and bad deals, moves, rules,
+    stores, packs and a folder for outputs."""
     (d / "deal.json").write_text(Deal.from_seed(3).to_json())
     (d / "moves.txt").write_text("draw\ndraw\n")
     (d / "moves.json").write_text('["draw", "W>F"]')
