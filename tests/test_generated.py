@@ -211,7 +211,8 @@ ENDPOINTS = [("POST", "/api/games"), ("GET", "/api/games/{id}"), ("DELETE", "/ap
              ("GET", "/api/games/{id}/hint"), ("GET", "/api/games/{id}/solution"), ("GET", "/api/games/{id}/export"),
              ("GET", "/api/games/{id}/replay"), ("GET", "/api"), ("PUT", "/api/games"), ("GET", "/nope")]
 
-json_value = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(),
+json_value = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
+                                    st.floats(allow_nan=False, allow_infinity=False),
                                     st.text(max_size=6)),
                           lambda v: st.one_of(st.lists(v, max_size=3), st.dictionaries(st.text(max_size=6), v,
                                                                                         max_size=3)),
@@ -221,7 +222,9 @@ json_value = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-2**70
 def _loads(text: str) -> object:
     """A generated deal text as the JSON a client would send (the text itself where it is not JSON)."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        json.dumps(value, allow_nan=False)  # 1e999 reads as inf, which a client cannot send as JSON
+        return value
     except (ValueError, RecursionError):
         return text
 
