@@ -148,7 +148,9 @@ BUSY = np.uint64(1)   # word 0 of a row another worker is writing (no key has bi
 # Every packed format (parameters, card tables, level scalars, statistics, control words, move codes, keys,
 # cover fields, scratch and child-key offsets) is codec.py's: the small functions that read and write
 # them are compiled from codec's own text, so the kernel and the plain-Python side read one definition.
-_jit = njit(**_INLINE)
+# Inlined by Numba itself (at the IR level, into each caller before typing): such small functions are then
+# never compiled on their own, which a separate compile of each (LLVM's alwaysinline) costs at the first run.
+_jit = njit(inline="always", **_NO_NRT)
 _mv = _jit(C.move_code)
 _mv_kind = _jit(C.move_kind)
 _mv_src = _jit(C.move_src)
