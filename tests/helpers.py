@@ -85,3 +85,16 @@ def play_until_stalled(seed: int = 0, rng_seed: int = 3) -> tuple[Position, list
         pos.play(m)
         played.append(m)
     return pos, played
+
+
+def store_rows(db) -> int:
+    """Rows in a result store's results table (0 while it does not exist yet), read without locking it."""
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        con.close()
+        return n
+    except sqlite3.Error:
+        return 0

@@ -3,14 +3,13 @@ process they started: the meter's or the study's worker processes and multiproce
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 
 import pytest
 
-from helpers import needs_jit
+from helpers import needs_jit, store_rows
 
 
 def _descendants(pid):
@@ -29,16 +28,6 @@ def _running(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
     except OSError:
         return False
-
-
-def _rows(db):
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-        con.close()
-        return n
-    except sqlite3.Error:
-        return 0
 
 
 def _stop(proc, sig):
@@ -89,7 +78,7 @@ def test_a_study_leaves_nothing_running_and_keeps_its_deals(tmp_path, sig):
            "--max-seconds", "5", "--db", str(db)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        assert _wait_for(lambda: _rows(db) >= 4 and len(_descendants(proc.pid)) >= 2, 120, proc)
+        assert _wait_for(lambda: store_rows(db) >= 4 and len(_descendants(proc.pid)) >= 2, 120, proc)
         started = _descendants(proc.pid)
         _stop(proc, sig)
         _out, err = proc.communicate(timeout=60)
@@ -98,7 +87,7 @@ def test_a_study_leaves_nothing_running_and_keeps_its_deals(tmp_path, sig):
         assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
         word = "terminated" if sig == signal.SIGTERM else "interrupted"
         assert f"canfield: {word}; finished deals are saved" in err and "Traceback" not in err
-        assert _rows(db) >= 4
+        assert store_rows(db) >= 4
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

@@ -19,6 +19,8 @@ from canfield_solver.studies.store import ResultStore, StoredResult, StoreError
 from canfield_solver.studies.study import estimate_win_rate, parse_seeds, run_study, summarize, wilson_interval
 from canfield_solver.surfaces.cli import cli
 
+from helpers import store_rows
+
 # --- Wilson intervals --------------------------------------------------------------------------------
 
 
@@ -249,14 +251,7 @@ def _children(pid):
     return [int(x) for x in out]
 
 
-def _count(db):
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-        n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-        con.close()
-        return n
-    except sqlite3.Error:
-        return 0
+_count = store_rows
 
 
 @pytest.mark.integration
