@@ -56,6 +56,7 @@ def run(root: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.integration  # three fresh processes, each compiling
 @needs_jit
 def test_an_edit_of_an_inlined_file_recompiles(tmp_path):
     pkg = tmp_path / "canfield_solver"
