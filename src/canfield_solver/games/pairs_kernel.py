@@ -23,6 +23,8 @@ asked (``NEED_TABLE``).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -255,17 +257,11 @@ def run(ranks: np.ndarray, h: np.ndarray, lim, order: int, lost: LostTable,
     return Verdict.UNKNOWN, []
 
 
-_warm = False
-
-
+@functools.cache  # once a process
 def warm() -> None:
     """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process)."""
-    global _warm
-    if _warm:
-        return
     from .base import Limits
 
     lost = LostTable()
     run(np.zeros((2, 1), np.int64), np.ones(2, np.int64), Limits(None, None), 1, lost)
     rehash(lost.keys, np.zeros(2 * lost.keys.size, np.uint64))
-    _warm = True

@@ -26,6 +26,7 @@ full (``unknown``), never with a verdict.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
@@ -755,14 +756,9 @@ def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: f
                    stats=stats)
 
 
-_WARM = False
-
-
+@functools.cache  # once a process
 def warm_up() -> None:
     """Compile (or load from Numba's cache) the layered phase's functions, on a throwaway deal."""
-    global _WARM
-    if _WARM:
-        return
     from ..engine.deal import Deal
     from ..engine.rules import get_rules
 
@@ -781,4 +777,3 @@ def warm_up() -> None:
     _find(entries, _index(entries), np.uint64(k0), np.uint64(k1), ~ph.field)
     _level_of(np.uint64(k0), np.uint64(k1), 0, ph.params, ph.prob.reserve, ph.prob.talon, ph.prob.lut, 13,
               np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8), np.zeros((2, C.NSC), np.int64), np.zeros(2, np.uint64))
-    _WARM = True

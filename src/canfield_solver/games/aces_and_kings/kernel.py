@@ -21,6 +21,8 @@ kernel asks (``NEED_TABLE``, ``NEED_STACK``) until the memory limit says ``unkno
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -386,15 +388,10 @@ def search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rn
     return status
 
 
-_warm = False
-
-
+@functools.cache  # once a process
 def warm() -> None:
     """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process:
     a compile takes seconds, and a search's time limit should not pay for it)."""
-    global _warm
-    if _warm:
-        return
     cols = np.zeros((13, CAP), np.int64)
     lens = np.zeros(13, np.int64)
     cols[0, 0], lens[0] = 12, 1                 # one king left: one move, then won
@@ -407,4 +404,3 @@ def warm() -> None:
     init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng)
     search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng, 16)
     rehash(t1, t2, np.zeros(32, np.uint64), np.zeros(32, np.uint64))
-    _warm = True
