@@ -44,10 +44,10 @@ from canfield_solver import Deal, Position, get_rules
 from canfield_solver.search import codec as C
 from canfield_solver.search import depth_first
 from canfield_solver.search import kernel as K
+from canfield_solver.search.kernel import _waste_positions
 from canfield_solver.search.rows import _columns
 from canfield_solver.search.rows import level_from_row as _level_from_row
 from canfield_solver.search.rows import set_waste as _set_waste
-from canfield_solver.search.rows import waste_positions as _waste_positions
 
 
 @njit(cache=True)

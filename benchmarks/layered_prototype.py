@@ -60,7 +60,7 @@ def _run_layer(entries, ts, work, out, params, reserve, talon, lut, bm, ranks, f
     reps = np.zeros(8, np.int64)
     for e in range(entries.shape[0]):
         f = (entries[e, 1] & field) >> np.uint64(tb)
-        nrep = R.waste_positions(f, True, draw, b, reps)
+        nrep = K._waste_positions(f, True, draw, b, reps)
         for q in range(nrep):
             row[0] = entries[e, 0]
             row[1] = entries[e, 1] & ~field

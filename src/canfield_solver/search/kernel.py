@@ -165,6 +165,11 @@ _pack_heights = _jit(C.pack_heights)
 _cover_field_at = _jit(C.cover_field_at)
 _cover_bits = _jit(C.cover_bits)
 _cover_least = _jit(C.cover_least)
+# used by the layered phase and the row decoder, which read the same formats
+_covers = _jit(C.covers)
+_merge_cover = _jit(C.merge_cover)
+_waste_positions = _jit(C.waste_positions)
+_suit_from_code = _jit(C.suit_from_code)
 
 
 

@@ -63,12 +63,12 @@ def _cmp(a0, a1, b0, b1):
     return 0
 
 
-# The cover field's functions are codec's (one text with the kernel's); compiled here for the phase's own use.
-_merge_field = njit(cache=True)(C.merge_cover)
-_covers = njit(cache=True)(C.covers)
-_cover_bits = njit(cache=True)(C.cover_bits)
-_cover_field_at = njit(cache=True)(C.cover_field_at)
-_short_fields = njit(cache=True)(C.short_fields)
+# The formats' functions are codec's, compiled once in the kernel (inlined where they are called).
+_merge_field = K._merge_cover
+_covers = K._covers
+_cover_bits = K._cover_bits
+_cover_field_at = K._cover_field_at
+_short_fields = K._short_fields
 
 
 @njit(cache=True)
@@ -270,7 +270,7 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
             nlog = 0
         read = nlog
         f = (entries[e, 1] >> ws) & wmask
-        nrep = R.waste_positions(f, cover, draw, cb, reps)
+        nrep = K._waste_positions(f, cover, draw, cb, reps)
         for q in range(nrep):
             if cover and q > 0 and reps[q] == 0:
                 continue  # the cycle's position: a residue's reaches it and has its moves

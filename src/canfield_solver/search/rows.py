@@ -22,9 +22,8 @@ from . import kernel as K
 from .codec import COL_CARD_BITS, COL_LEN_BITS, SHORT_BITS
 from .jit import njit
 
-_suit_from_code = njit(cache=True)(C.suit_from_code)
-_short_fields = njit(cache=True)(C.short_fields)
-waste_positions = njit(cache=True)(C.waste_positions)
+_suit_from_code = K._suit_from_code  # codec's functions, compiled once in the kernel
+_short_fields = K._short_fields
 
 
 @njit(cache=True)

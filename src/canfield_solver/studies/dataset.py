@@ -38,6 +38,7 @@ from typing import Any, Iterable
 from ..solver import verdict_counts
 from .store import (
     COLUMNS,
+    RulesKey,
     StoredResult,
     StoreError,
     _pyarrow,
@@ -45,7 +46,6 @@ from .store import (
     parquet_schema,
     rules_id,
 )
-from .stores import RulesKey
 
 __all__ = ["ParquetResults"]
 

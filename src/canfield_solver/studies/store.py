@@ -17,12 +17,13 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Union
 
 from .._version import __version__
+from ..engine.rules import Rules
 from ..errors import CanfieldError, install_hint
+from ..games import GameKey
 from ..solver import Verdict, verdict_counts
-from .stores import RulesKey
 
 __all__ = ["ResultStore", "StoreError", "StoredResult", "rules_id"]
 
@@ -34,6 +35,8 @@ COLUMNS = (
     "rules", "seed", "verdict", "nodes", "seconds", "best_score", "solution_length", "redeals",
     "max_seconds", "max_nodes", "limit_hit", "rating", "metrics", "solver_version", "rules_id", "finished_at",
 )
+
+RulesKey = Union[Rules, GameKey]  # what a study's rows are kept under: Canfield's rules, or a game's name
 
 
 class StoreError(CanfieldError):

@@ -12,15 +12,13 @@ import os
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Union
 
-from ..engine.rules import Rules
 from ..errors import CanfieldError
-from ..games import GameKey
+from .store import RulesKey
 
 if TYPE_CHECKING:
     from .store import StoredResult
 
 Ranges = Iterable[tuple[int, int]]
-RulesKey = Union[Rules, GameKey]  # what a study's rows are kept under: Canfield's rules, or a game's name
 
 
 class Store(Protocol):
