@@ -23,6 +23,8 @@ from typing import Any, Callable
 
 from numba import config
 from numba import njit as _numba_njit
+from numba.core import codegen as _codegen
+from numba.core import compiler as _compiler
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
@@ -30,6 +32,7 @@ from numba.core.caching import (
     UserProvidedCacheLocator,
     UserWideCacheLocator,
 )
+from numba.core.registry import CPUDispatcher
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # src/canfield_solver
 PACKAGE = PACKAGE_ROOT.name
@@ -135,6 +138,18 @@ class SourcesCache(FunctionCache):
     """Numba's per-function cache, stamped with ``sources_stamp``."""
 
     _impl_class = _Impl
+    uses_nrt = True  # njit's ``_nrt`` option of the function: False for the kernel's, which never allocate
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        # Numba's first loads every typing and lowering registry (``target_context.refresh()``: half a second
+        # of a warm start), which only a compile needs, and a compile refreshes the context itself. A loaded
+        # function needs only Numba's runtime (allocation), which that refresh would also have started.
+        if self.uses_nrt:
+            from numba.core.runtime import rtsys
+
+            rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
 
 
 def njit(*args: Any, **opts: Any) -> Any:
@@ -145,10 +160,92 @@ def njit(*args: Any, **opts: Any) -> Any:
         disp = _numba_njit(**opts)(fn)
         if cache and not config.DISABLE_JIT and hasattr(disp, "py_func"):
             disp._cache = SourcesCache(disp.py_func)
+            disp._cache.uses_nrt = bool(opts.get("_nrt", True))
         return disp
 
     if args and callable(args[0]) and len(args) == 1:
         return wrap(args[0])
     if args:
         raise TypeError("canfield_solver.search.jit.njit takes options as keywords only")
+    return wrap
+
+
+# --- Helpers: compiled only to be inlined -------------------------------------------------------------------
+#
+# The kernel is a few entry points (cached) built of some forty helpers that LLVM inlines into them
+# (``forceinline``). Numba compiles each helper as a function of its own first: a CPython wrapper, a C
+# wrapper, LLVM's full optimisation of its module and machine code for it, all thrown away once it is inlined
+# (the entry point's module is optimised and compiled again, helpers and all). ``helper`` compiles a function
+# only as far as the LLVM IR its callers link in: no wrappers, no cache entry, no optimisation or machine code
+# of its own. The entry points' code is the same (their module is optimised as before, with every helper in
+# it); the compile is shorter (benchmarks/bench_first_answer.py).
+
+
+class _Codegen:
+    """The JIT codegen as a link-only library sees it: a function that gets no machine code gets no
+    environment pointer either (``set_env`` writes one into machine code)."""
+
+    def __init__(self, codegen: Any):
+        self._codegen = codegen
+
+    def set_env(self, env_name: str, env: Any) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._codegen, name)
+
+
+class _LinkOnlyLibrary(_codegen.JITCodeLibrary):
+    """A code library that is only ever linked into others: finalising it neither optimises its module
+    (its callers' modules are optimised with it inlined) nor makes machine code of it."""
+
+    @property
+    def codegen(self) -> Any:
+        return _Codegen(self._codegen)
+
+    def _optimize_final_module(self) -> None:
+        pass
+
+    def _finalize_final_module(self) -> None:
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+    def get_pointer_to_function(self, name: str) -> int:
+        return 0
+
+
+class _LinkOnlyCompiler(_compiler.Compiler):
+    def compile_extra(self, func: Callable) -> Any:
+        if self.state.library is None:
+            self.state.library = _LinkOnlyLibrary(self.state.targetctx.codegen(), func.__qualname__)
+        return super().compile_extra(func)
+
+
+class HelperDispatcher(CPUDispatcher):
+    """The dispatcher of a ``helper``. Compiled callers link its IR in. Called from Python (tests,
+    benchmarks) it runs a twin: the same function compiled with a wrapper and cached, on first use."""
+
+    _twin: Any = None
+
+    def __call__(self, *args: Any, **kws: Any) -> Any:
+        if self._twin is None:
+            self._twin = njit(cache=True, _nrt=self.targetoptions.get("_nrt", True))(self.py_func)
+        return self._twin(*args, **kws)
+
+
+def helper(**opts: Any) -> Callable[[Callable], Any]:
+    """A decorator: ``fn`` compiled only to be inlined into compiled callers (see above). Options as
+    ``njit``'s (``cache`` is refused: a helper is cached inside its callers). Under ``NUMBA_DISABLE_JIT``
+    the plain function."""
+    if opts.pop("cache", False):
+        raise TypeError("a helper has no cache entry of its own")
+
+    def wrap(fn: Callable) -> Any:
+        if config.DISABLE_JIT:
+            return fn
+        targetoptions = {"nopython": True, **opts, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+        return HelperDispatcher(py_func=fn, locals={}, targetoptions=targetoptions,
+                                pipeline_class=_LinkOnlyCompiler)
+
     return wrap

@@ -123,7 +123,7 @@ from .codec import (  # noqa: F401 (the constants the compiled functions read)
     WPOS_BITS,
     WPOS_SHIFT,
 )
-from .jit import njit
+from .jit import helper, njit
 
 # Kernel functions never allocate (every array is made in Python and passed
 # in), so they run without Numba's reference counting: an array passed to a
@@ -137,7 +137,9 @@ _NO_NRT = {"cache": True, "_nrt": False}
 # inlined; docs/solver-notes.md section 1). CANFIELD_KERNEL_NOINLINE=1 keeps
 # them as functions, for profiling by function (benchmarks/profile_kernel.py,
 # which compiles into a fresh cache).
-_INLINE = {**_NO_NRT, "forceinline": os.environ.get("CANFIELD_KERNEL_NOINLINE", "") != "1"}
+# They are ``helper``s (jit.py): compiled only as far as the IR the entry points link in, with no wrappers,
+# cache entry or machine code of their own, which the first compile does not spend time on.
+_INLINE = {"_nrt": False, "forceinline": os.environ.get("CANFIELD_KERNEL_NOINLINE", "") != "1"}
 # The search releases the GIL, so worker threads can search one deal together (parallel.py).
 _ENTRY = {**_NO_NRT, "nogil": True}
 
@@ -289,30 +291,30 @@ else:
         return types.uint64(types.uint64), codegen
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _below(wb):
     """Mask of talon indices below ``wb``."""
     return (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _fits_on(card, host, lut):
     """Whether ``card`` may be built on ``host`` in a column (a table lookup)."""
     return lut[card, host] == 1
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _fits_f(card, sc, d, params, lut):
     f = sc[d, SC_F + card // 13]
     return f < params[P_RANKS] and lut[card, LUT_REL] == f
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _home(card, sc, d, lut):
     return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _is_safe(card, sc, d, params, lut):
     """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1)."""
     mode = params[P_SAFE]
@@ -346,19 +348,19 @@ def _is_safe(card, sc, d, params, lut):
     return opp >= r - 1 or (opp >= r - 2 and same >= r - 3)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _bit(card):
     return np.uint64(1) << np.uint64(card)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _stays(card, bm, s_or_u, blocked):
     """SOLVER-NOTES §2's test: a lower card of its suit is in or under S (``s_or_u``; home cards never
     are), and every host is home or under S (``blocked``)."""
     return (bm[BM_LOWER + card] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + card] & ~blocked) == np.uint64(0)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
     """Whether some tableau card can never move (SOLVER-NOTES §2); when it returns True the pointers of
     the walk below are left in ``prefix`` (``_stuck_closure`` reads the set from them).
@@ -426,7 +428,7 @@ def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
     return False
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _home_mask(sc, d, bm):
     """The cards on the foundations at level ``d``, as a mask."""
     home = np.uint64(0)
@@ -435,7 +437,7 @@ def _home_mask(sc, d, bm):
     return home
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     """The cards that can never move, as a mask (``_stuck_walk``'s set S); 0 when there are none.
 
@@ -463,7 +465,7 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     return s_mask
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _is_stuck(cols, sc, d, params, bm, prefix):
     """A non-empty set of tableau cards that can never move: the position is lost.
 
@@ -474,7 +476,7 @@ def _is_stuck(cols, sc, d, params, bm, prefix):
     return _stuck_walk(cols, sc, d, params, bm, prefix, ALL_CARDS)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     """Cards of which the child of level ``d`` by move ``mv`` must hold one in its stuck set, if that
     set is not empty, given that level ``d``'s own set is empty (docs/solver-notes.md §1); 0 when the
@@ -515,7 +517,7 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     return ALL_CARDS  # no such move today; a kind added later runs the whole closure until it has a rule
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
     """``_is_stuck`` for the child of level ``d`` (a position with no stuck card) by move ``mv``,
     on level ``d + 1``: the same answer, mostly without the closure (``_stuck_candidates``)."""
@@ -527,7 +529,7 @@ def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
     return _stuck_walk(cols, sc, d + 1, params, bm, prefix, cand)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1)."""
     draw = params[P_DRAW]
@@ -570,7 +572,7 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     return k
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
@@ -693,14 +695,14 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scra
     return n
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _copy_level(cols, sc, mask, d):
     """Make level ``d + 1`` a copy of level ``d``."""
     _copy_cards(cols, sc, d)
     _reset_level(cols, sc, mask, d)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _copy_cards(cols, sc, d):
     """Copy level ``d``'s cards above each column's bottom to level ``d + 1`` (the rest: _reset_level)."""
     for c in range(MAXCOLS):
@@ -708,7 +710,7 @@ def _copy_cards(cols, sc, d):
             cols[d + 1, c, i] = cols[d, c, i]
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _reset_level(cols, sc, mask, d):
     """Make level ``d + 1`` level ``d`` again after a move was applied to it: the scalars and each
     column's bottom card only.
@@ -727,7 +729,7 @@ def _reset_level(cols, sc, mask, d):
     mask[d + 1] = mask[d]
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _place(cols, sc, d, card, to_foundation, dst, sb):
     """Put a single card on its foundation or on top of column ``dst``."""
     if to_foundation:
@@ -757,7 +759,7 @@ def _init_codes(cols, sc, d, params):
     sc[d, SC_TAB] = tab
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _apply(cols, sc, mask, d, mv, params, reserve, talon):
     """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve."""
     kind = _mv_kind(mv)
@@ -814,7 +816,7 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
                 sc[d, SC_TAB] |= np.int64(1) << np.int64(reserve[r])
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _put(words, pos, v, k):
     """Write the low ``k`` bits of ``v`` at stream bit ``pos`` (most significant first)."""
     while k > 0:
@@ -829,7 +831,7 @@ def _put(words, pos, v, k):
     return pos
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _key(cols, sc, mask, d, params, words, scratch):
     """The packed key of level ``d`` into ``words`` (layout.py); returns the column stream's bits.
 
@@ -910,7 +912,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
     return LONG_ONLY
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _hash(words):
     h = words[0] * np.uint64(0x9E3779B97F4A7C15)
     h ^= words[1] + np.uint64(0x632BE59BD9B4E019) + (h << np.uint64(6)) + (h >> np.uint64(2))
@@ -921,14 +923,14 @@ def _hash(words):
     return h ^ (h >> np.uint64(31))
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _slot(h, rows):
     """The row a hash's probe starts at, in a table of ``rows`` rows (any count below 2**32): the
     hash's top 32 bits scaled to the row count, so a table can have the size its memory cap allows."""
     return ((h >> np.uint64(32)) * np.uint64(rows)) >> np.uint64(32)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _tt_find(table, row, i, w, keep, par):
     """Probe from row ``i`` for the key in ``row``, word ``w`` of each stored row compared under the mask
     ``keep`` (a row's cover field is left out); insert the key (``row`` as it is, cover field included)
@@ -979,7 +981,7 @@ def _tt_find(table, row, i, w, keep, par):
             i = np.uint64(0)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _tt_insert_at(tt, words, i, par):
     """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there."""
     return _tt_find(tt, words, i, 0, ~np.uint64(0), par)[1]
@@ -1001,14 +1003,14 @@ def _tt_rehash(old, new, words, field, w):
             _tt_insert_at(new, words, h, False)
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _cover_at(short, params):
     """(word, shift, field) of the cover field in a row of the short (``short``) or the long table; field 0
     when that table's rows have none (covering off, or a field too wide for the long key's spare bits)."""
     return _cover_field_at(short, params[P_COVER] == 1, params[P_TALON_BITS], params[P_WPOS_BITS])
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _take_wpos(row, short, params):
     """With covering on for the key's table: clear the waste position from the key (so every waste
     position of a position has one row) and return it; else return -1, the key unchanged."""
@@ -1025,7 +1027,7 @@ def _take_wpos(row, short, params):
     return wp
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     """Insert a key at probe start ``i`` of its table: plainly, or when ``wp`` >= 0 (taken out by
     _take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered."""
@@ -1050,7 +1052,7 @@ def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     return 1
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par):
     """Insert a key whose waste position ``wp`` was taken out (_take_wpos), with covering.
 
@@ -1100,7 +1102,7 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
     return 1
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _compact(words, nbits, params, sc, d):
     """Rewrite the key of level ``d`` as a two-word short key if it fits 127 bits; 1 if it did, 0 if not
     (unchanged).
@@ -1137,12 +1139,12 @@ def _compact(words, nbits, params, sc, d):
     return 1
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _score(sc, d):
     return sc[d, SC_F] + sc[d, SC_F + 1] + sc[d, SC_F + 2] + sc[d, SC_F + 3]
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d, scratch,
             child_keys, won, room, best_path, prefix, ctl):
     """Generate the moves of level ``d``, make every child once, and mark each child seen, stuck or new.
@@ -1224,7 +1226,7 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     return 0
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _copy_position(cols, sc, mask, i, to_cols, to_sc, to_mask, o):
     """Copy the position at level ``i`` (its cards, scalars and talon mask) to slot ``o`` of the ``to_`` arrays."""
     for c in range(MAXCOLS):
@@ -1235,7 +1237,7 @@ def _copy_position(cols, sc, mask, i, to_cols, to_sc, to_mask, o):
     to_mask[o] = mask[i]
 
 
-@njit(**_INLINE)
+@helper(**_INLINE)
 def _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stats, ctl, don_cols, don_sc, don_mask,
             don_path):
     """Hand over to other workers the positions this one would search later, shallowest first, while the
