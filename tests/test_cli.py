@@ -18,8 +18,8 @@ def test_deal_text_and_json():
     r = invoke("deal", "0")
     assert r.exit_code == 0 and "Reserve  (13): 9H" in r.output and "T1:  QS" in r.output
     j = invoke("deal", "0", "--json")
-    assert Deal.from_json(j.output) == Deal.from_seed(0)
-    assert json.loads(invoke("deal", "5", "--rules", "Storehouse-Aces", "--json").output)["rules"] == "storehouse-aces"
+    assert Deal.from_json(j.stdout) == Deal.from_seed(0)
+    assert json.loads(invoke("deal", "5", "--rules", "Storehouse-Aces", "--json").stdout)["rules"] == "storehouse-aces"
 
 
 def one_line_error(r, pattern):
@@ -58,7 +58,7 @@ def test_check_replays_and_reports(tmp_path):
     assert "won: no" in r.output and "stalled: no" in r.output
     moves.write_text(json.dumps(["draw", "W>T4", "T1>T4"]))
     r = invoke("check", str(deal), str(moves), "--json")
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert r.exit_code == 1 and out["legal"] is False and out["illegal_index"] == 2 and out["played"] == 2
     assert "does not fit" in out["error"]
 
@@ -111,7 +111,7 @@ def test_an_unknown_verdict_says_what_stopped_the_search():
 
 def test_solve_method_layered_and_its_refusals():
     res = invoke("solve", "--seed", "0", "--method", "layered", "--json")
-    assert res.exit_code == 1 and json.loads(res.output)["verdict"] == "unsolvable"
+    assert res.exit_code == 1 and json.loads(res.stdout)["verdict"] == "unsolvable"
     res = invoke("solve", "--seed", "0", "--method", "layered", "--rules", "rainbow")
     assert res.exit_code == 2 and "keeps short keys only" in res.output and "Traceback" not in res.output
     res = invoke("solve", "--seed", "0", "--method", "sideways")

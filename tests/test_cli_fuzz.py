@@ -193,7 +193,7 @@ def test_seeds_past_2_63_are_studied_and_stored(tmp_path):
     r = CliRunner().invoke(cli, ["winrate", "--seeds", f"{top - 1}:{top + 1}", "--max-nodes", "5", "--jobs", "1",
                                  "-q", "--db", str(db), "--json"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["deals"] == 2
+    assert json.loads(r.stdout)["deals"] == 2
 
 
 def test_locked_and_full_stores_end_in_one_line(tmp_path, monkeypatch):

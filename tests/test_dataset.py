@@ -42,7 +42,7 @@ def want(tmp_path_factory):
                                  "--db", str(db), "--json"])
     assert r.exit_code == 0, r.output
     rows = sqlite3.connect(db).execute("SELECT seed, verdict, nodes FROM results ORDER BY seed").fetchall()
-    return rows, json.loads(r.output)
+    return rows, json.loads(r.stdout)
 
 
 @needs_jit
@@ -51,10 +51,10 @@ def test_dataset_study_has_the_stores_rows_and_resumes(tmp_path, want):
     d = tmp_path / "ds"
     r = CliRunner().invoke(cli, ["winrate", "--seeds", "0:25", "--max-nodes", str(NODES), "--jobs", "1", "-q",
                                  "--parquet-dir", str(d), "--json"])
-    assert r.exit_code == 0 and json.loads(r.output)["searched"] == 25, r.output
+    assert r.exit_code == 0 and json.loads(r.stdout)["searched"] == 25, r.output
     r = CliRunner().invoke(cli, ["winrate", "--seeds", "0:40", "--max-nodes", str(NODES), "--jobs", "1", "-q",
                                  "--parquet-dir", str(d), "--json"])
-    got = json.loads(r.output)
+    got = json.loads(r.stdout)
     assert r.exit_code == 0 and got["searched"] == 15 and got["reused"] == 25
     assert (got["won"], got["lost"], got["unknown"]) == (summary["won"], summary["lost"], summary["unknown"])
     table_rows, t = _rows_of(d)
@@ -68,10 +68,10 @@ def test_dataset_study_has_the_stores_rows_and_resumes(tmp_path, want):
     assert len(parts) == 2 and parts[0].startswith("part-0-24-") and parts[1].startswith("part-25-39-"), parts
     # --summary from the dataset: the same counts and intervals, nothing searched.
     r = CliRunner().invoke(cli, ["winrate", "--summary", "--seeds", "0:40", "--parquet", str(d), "--json"])
-    s = json.loads(r.output)
+    s = json.loads(r.stdout)
     assert r.exit_code == 0 and s["ci95"] == summary["ci95"] and s["won"] == summary["won"]
     r = CliRunner().invoke(cli, ["winrate", "--summary", "--seeds", "10:20", "--parquet", str(d), "--json"])
-    assert json.loads(r.output)["deals"] == 10
+    assert json.loads(r.stdout)["deals"] == 10
 
 
 @pytest.mark.integration

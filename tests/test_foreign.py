@@ -131,13 +131,13 @@ def test_solvitaire_files_round_trip_and_bad_ones_are_one_line(tmp_path):
     with pytest.raises(DealError, match="published solver's deal format"):
         Deal.from_file(str(f))  # our own format's reader names the other one
     assert invoke("solve", "--deal", str(f), "--json").exit_code == 0
-    bad = json.loads(r.output)
+    bad = json.loads(r.stdout)
     bad["stock"][0] = "11H"
     f.write_text(json.dumps(bad))
     r = invoke("solve", "--deal", str(f))
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert r.exit_code == 2 and len(lines) == 1 and "stock[0]" in lines[0]
-    bad = json.loads(invoke("deal", "3", "--format", "solvitaire").output)
+    bad = json.loads(invoke("deal", "3", "--format", "solvitaire").stdout)
     bad["stock"].append(bad["reserve"][0])
     f.write_text(json.dumps(bad))
     r = invoke("solve", "--deal", str(f))
@@ -146,7 +146,7 @@ def test_solvitaire_files_round_trip_and_bad_ones_are_one_line(tmp_path):
 
 def test_cli_pysolfc_everywhere(tmp_path):
     r = invoke("solve", "--pysolfc", "5", "--json")
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["pysolfc_game"] == 5 and out["rules"] == "pysolfc-canfield" and r.exit_code in (0, 1)
     assert "PySolFC game 5" in invoke("deal", "--pysolfc", "5").output
     moves = tmp_path / "m.txt"
@@ -155,7 +155,7 @@ def test_cli_pysolfc_everywhere(tmp_path):
     r = invoke("check", "--pysolfc", "5")
     assert r.exit_code == 2 and "expected --pysolfc N MOVES" in r.output
     r = invoke("winrate", "--pysolfc", "1:4", "--max-nodes", "20000", "--jobs", "1", "--json", "-q")
-    assert r.exit_code == 0 and json.loads(r.output)["deals"] == 3
+    assert r.exit_code == 0 and json.loads(r.stdout)["deals"] == 3
     r = invoke("winrate", "--pysolfc", "1:4", "--seeds", "0:3")
     assert r.exit_code == 2 and "not both" in r.output
 

@@ -320,7 +320,7 @@ def test_cli_takes_the_game(tmp_path):
     r = run(cli, ["deal", "0", "--game", "nine-packets"])
     assert r.exit_code == 0 and "P9:QC+3" in r.output
     r = run(cli, ["solve", "--seed", "0", "--game", "nine-packets", "--json"])
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert r.exit_code == 0 and d["verdict"] == "solved" and N.won(replay(N.play, N.deal(0), d["moves"]))
     r = run(cli, ["solve", "--seed", "0", "--game", "suit-neighbours"])
     assert r.exit_code == 1 and "cards left after each round: 23, 20, 17" in r.output
@@ -329,7 +329,7 @@ def test_cli_takes_the_game(tmp_path):
     moves = tmp_path / "m.txt"
     moves.write_text("place 1 2\nC1+C2\nC1+C2\n")  # seed 5 places JS and JC: a pair; then column 1 and 2 differ
     r = run(cli, ["check", "5", str(moves), "--game", "ten-columns", "--json"])
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert r.exit_code == 1 and d["played"] == 2 and "not of one rank" in d["error"]
     # Canfield-only options and bad input: one line, exit 2, no traceback.
     for args, msg in [(["solve", "--seed", "1", "--game", "ten-columns", "--jobs", "2"], "--jobs is for Canfield"),
@@ -345,7 +345,7 @@ def test_cli_takes_the_game(tmp_path):
 
     assert sorted(DESCRIPTIONS) == sorted(game_names()) and all(f"\n{n} " in listing for n in game_names())
     # Canfield itself is unchanged by the option.
-    a, b = (json.loads(run(cli, ["solve", "--seed", "2", "--json", *g]).output) for g in (["--game", "canfield"], []))
+    a, b = (json.loads(run(cli, ["solve", "--seed", "2", "--json", *g]).stdout) for g in (["--game", "canfield"], []))
     assert (a["verdict"], a["moves"], a["nodes"]) == (b["verdict"], b["moves"], b["nodes"])
 
 
@@ -455,12 +455,12 @@ def test_winrate_takes_the_game_and_keeps_its_rows_apart(tmp_path):
     db = str(tmp_path / "g.sqlite")
     run = CliRunner().invoke
     r = run(cli, ["winrate", "--game", "nine-packets", "--seeds", "0:40", "--jobs", "1", "--db", db, "--json", "-q"])
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     truth = [N.solve(N.deal(s)).solved for s in range(40)]
     assert r.exit_code == 0 and (d["won"], d["lost"], d["unknown"]) == (sum(truth), 40 - sum(truth), 0)
     r = run(cli, ["winrate", "--game", "suit-neighbours", "--seeds", "0:40", "--jobs", "1", "--db", db, "--json",
                   "-q"])
-    assert json.loads(r.output)["won"] == sum(S.won(S.deal(s)) for s in range(40))
+    assert json.loads(r.stdout)["won"] == sum(S.won(S.deal(s)) for s in range(40))
     with ResultStore(db, create=False) as st:
         names_in = sorted(n for _, n, _ in st.rules_in_store())
         rows = {x.seed: x for x in st.results() if x.rules == "nine-packets"}
@@ -469,7 +469,7 @@ def test_winrate_takes_the_game_and_keeps_its_rows_apart(tmp_path):
     assert all(rows[s].metrics["advice_won"] <= (rows[s].verdict == "solved") for s in range(40))
     assert sum(rows[s].metrics["advice_won"] == N.play_advice(N.deal(s))[0] for s in range(40)) == 40
     r = run(cli, ["winrate", "--game", "nine-packets", "--seeds", "0:40", "--db", db, "--summary", "--json"])
-    assert json.loads(r.output)["deals"] == 40
+    assert json.loads(r.stdout)["deals"] == 40
     r = run(cli, ["winrate", "--game", "nine-packets", "--rules", "rainbow", "--seeds", "0:4"])
     assert r.exit_code == 2 and "--rules is for Canfield" in r.output
 
@@ -485,7 +485,7 @@ def test_cli_hint_takes_the_game(tmp_path):
     f = tmp_path / "m.txt"
     f.write_text("\n".join(line[:3]))
     r = run(cli, ["hint", "0", str(f), "--game", "nine-packets", "--json"])
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert r.exit_code == 0 and d["verdict"] == "solved"
     after = replay(N.play, p, list(line[:3]) + d["next"])
     assert N.solve(after).solved  # the hint keeps the game winnable
@@ -529,7 +529,7 @@ def test_analyze_takes_the_game():
     assert a["critical_positions"] == crit and 0 < crit < len(line) and a["losing_moves"] >= crit
     assert a["advice_won"] == N.play_advice(N.deal(0))[0]
     r = CliRunner().invoke(cli, ["analyze", "--seed", "0", "--game", "suit-neighbours", "--json"])
-    assert r.exit_code == 0 and json.loads(r.output)["left_after_rounds"] == [23, 20, 17]
+    assert r.exit_code == 0 and json.loads(r.stdout)["left_after_rounds"] == [23, 20, 17]
     r = CliRunner().invoke(cli, ["analyze", "--seed", "0", "--game", "nine-packets", "--moves"])
     assert r.exit_code == 2 and "--moves is for Canfield" in r.output
 

@@ -126,13 +126,13 @@ def invoke(*args):
 def test_cli_exit_codes_and_json_schema():
     r = invoke("solve", "--seed", "2", "--json")
     assert r.exit_code == 0
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert {"seed", "rules", "verdict", "moves", "nodes", "seconds", "best_score"} <= set(out)
     assert out["seed"] == 2 and out["rules"] == "canfield" and out["verdict"] == "solved"
     assert replay(Deal.from_seed(2), out["moves"]).position.is_won()
     assert invoke("solve", "--seed", "4").exit_code == 1
     r = invoke("solve", "--seed", "6", "--max-nodes", "100", "--json")
-    assert r.exit_code == 3 and json.loads(r.output)["verdict"] == "unknown"
+    assert r.exit_code == 3 and json.loads(r.stdout)["verdict"] == "unknown"
 
 
 def test_cli_text_and_moves():
@@ -164,7 +164,7 @@ def test_cli_moves_played(tmp_path):
     f = tmp_path / "played.txt"
     f.write_text("\n".join(moves[:30]))
     r = invoke("solve", "--seed", "2", "--moves-played", str(f), "--json")
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert r.exit_code == 0 and out["verdict"] == "solved" and out["moves_played"] == 30 and not out["stalled"]
     f.write_text("draw\nT1>T4\n")
     r = invoke("solve", "--seed", "0", "--moves-played", str(f))

@@ -115,12 +115,12 @@ def test_node_limited_unknowns_are_not_searched_again_under_the_same_node_limit(
 def test_a_rerun_with_the_same_node_limit_searches_nothing(tmp_path):
     db = tmp_path / "s.sqlite"
     args = ["winrate", "--seeds", "0:30", "--max-nodes", "3000", "--jobs", "1", "-q", "--db", str(db), "--json"]
-    first = json.loads(CliRunner().invoke(cli, args).output)
+    first = json.loads(CliRunner().invoke(cli, args).stdout)
     assert first["unknown"] > 0 and first["searched"] == 30
-    again = json.loads(CliRunner().invoke(cli, args).output)
+    again = json.loads(CliRunner().invoke(cli, args).stdout)
     assert again["searched"] == 0 and again["reused"] == 30 and again["unknown"] == first["unknown"]
     more = CliRunner().invoke(cli, [*args[:4], "6000", *args[5:]])
-    assert json.loads(more.output)["searched"] == first["unknown"]
+    assert json.loads(more.stdout)["searched"] == first["unknown"]
 
 
 V1_SCHEMA = """
@@ -393,7 +393,7 @@ def test_analyze_a_won_and_a_lost_deal():
 def test_cli_analyze_and_pick(tmp_path):
     res = CliRunner().invoke(cli, ["analyze", "--seed", "4", "--playouts", "2", "--json"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["rating"] == "lost"
+    assert json.loads(res.stdout)["rating"] == "lost"
     db = tmp_path / "p.sqlite"
     res = CliRunner().invoke(cli, ["pick", "--count", "2", "--max-seconds", "2", "--db", str(db), "-j", "1",
                                    "--json"])
@@ -493,7 +493,7 @@ def test_parquet_export_and_summary_agree_with_the_store(tmp_path):
     run = CliRunner().invoke(cli, ["winrate", "--seeds", "0:12", "--max-nodes", "20000", "--jobs", "1", "-q",
                                    "--db", str(db), "--json"])
     assert run.exit_code == 0, run.output
-    want = json.loads(run.output)
+    want = json.loads(run.stdout)
     out = tmp_path / "r.parquet"
     assert CliRunner().invoke(cli, ["export", "--db", str(db), "--parquet", str(out)]).exit_code == 0
     table = pq.read_table(out)
@@ -503,7 +503,7 @@ def test_parquet_export_and_summary_agree_with_the_store(tmp_path):
         == stored
     for src in (["--db", str(db)], ["--parquet", str(out)]):
         r = CliRunner().invoke(cli, ["winrate", "--summary", "--seeds", "0:12", "--json", *src])
-        got = json.loads(r.output)
+        got = json.loads(r.stdout)
         assert r.exit_code == 0 and (got["won"], got["lost"], got["unknown"]) == (want["won"], want["lost"],
                                                                                   want["unknown"])
         assert got["ci95"] == want["ci95"] and got["ci95_unknowns_both_ways"] == want["ci95_unknowns_both_ways"]

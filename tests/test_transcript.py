@@ -129,7 +129,7 @@ def test_check_and_hint_on_a_lost_circling_game(tmp_path):
     f = tmp_path / "m.txt"
     f.write_text("\n".join(_three_passes(4)))
     r = invoke("check", "4", str(f), "--json")
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert r.exit_code == 0 and out["repeat"] == [0, 13] and out["passes_since_progress"] == 3
     r = invoke("check", "4", str(f))
     assert "repeating: the position after move 13 is the one after the start" in r.output
@@ -150,7 +150,7 @@ def test_hint_gives_a_next_step_that_keeps_the_game_won(tmp_path):
     f = tmp_path / "m.txt"
     f.write_text("\n".join(played))
     r = invoke("hint", "2", str(f), "--json")
-    assert r.exit_code == 0 and json.loads(r.output)["next_moves"] == list(h.next_moves)
+    assert r.exit_code == 0 and json.loads(r.stdout)["next_moves"] == list(h.next_moves)
     r = invoke("hint", "2", str(f))
     assert "can still be won" in r.output and h.next_steps[-1].text in r.output
 

@@ -160,7 +160,7 @@ def test_cli_summary_prints_the_two_phase_estimate(tmp_path):
     res = CliRunner().invoke(cli, ["winrate", "--summary", "--db", str(tmp_path / "s.sqlite"), "--seeds", "0:1000",
                                    "--json"])
     assert res.exit_code == 0, res.output
-    d = json.loads(res.output)
+    d = json.loads(res.stdout)
     assert d["unknown"] == 100 and d["two_phase"]["followup"]["sampled"] == 50
     assert [round(x, 4) for x in d["two_phase"]["ci95"]] == [0.6087, 0.6812]
     text = CliRunner().invoke(cli, ["winrate", "--summary", "--db", str(tmp_path / "s.sqlite"),

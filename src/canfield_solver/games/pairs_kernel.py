@@ -259,7 +259,15 @@ def run(ranks: np.ndarray, h: np.ndarray, lim, order: int, lost: LostTable,
 
 @functools.cache  # once a process
 def warm() -> None:
-    """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process)."""
+    """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process;
+    once a machine, told to ``compiles.listeners`` when it compiles)."""
+    from .. import compiles
+
+    with compiles.compiling("pairs", lambda: compiles.in_cache(start, search, rehash)):
+        _warm()
+
+
+def _warm() -> None:
     from .base import Limits
 
     lost = LostTable()

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import compiles
 from ..engine.deal import Deal
 from ..engine.game import Position
 from ..engine.rules import get_rules
@@ -72,10 +73,24 @@ def _compile_all() -> float:
     return time.perf_counter() - t0
 
 
+def kernel_loaded() -> bool:
+    """Whether this process has the kernel already (a search starts at once, with no cache to read)."""
+    return _compile_all.cache_info().currsize > 0
+
+
 def load_kernel() -> float:
-    """Compile the kernel, or load it from Numba's cache; the seconds it took (0.0 once loaded)."""
-    first = _compile_all.cache_info().currsize == 0
-    seconds = _compile_all()
-    return seconds if first else 0.0
+    """Compile the kernel, or load it from Numba's cache; the seconds it took (0.0 once loaded).
+
+    Once a machine: under ``compiles.compiling``'s lock, so a process that starts while another compiles
+    waits for it and then loads; a compile is told to ``compiles.listeners`` and its time recorded.
+    """
+    if kernel_loaded():
+        return 0.0
+    with compiles.compiling("kernel", kernel_ready):
+        return _compile_all()
+
+
+if __name__ == "__main__":  # python -m canfield_solver.search.compile: fill the cache (a background compile)
+    load_kernel()
 
 

@@ -35,6 +35,7 @@ from typing import Callable, Generator
 
 import numpy as np
 
+from .. import compiles
 from ..budget import Limit, Step, drive
 from ..engine.game import Position
 from ..errors import CanfieldError, SolverBugError
@@ -758,7 +759,14 @@ def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: f
 
 @functools.cache  # once a process
 def warm_up() -> None:
-    """Compile (or load from Numba's cache) the layered phase's functions, on a throwaway deal."""
+    """Compile (or load from Numba's cache) the layered phase's functions, on a throwaway deal: once a
+    machine, told to ``compiles.listeners`` when it compiles."""
+    with compiles.compiling("layered", lambda: compiles.in_cache(_close, _sorted_run, _kway, _index, _find,
+                                                                  _level_of)):
+        _warm_up()
+
+
+def _warm_up() -> None:
     from ..engine.deal import Deal
     from ..engine.rules import get_rules
 

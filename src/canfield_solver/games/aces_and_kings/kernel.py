@@ -391,7 +391,15 @@ def search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rn
 @functools.cache  # once a process
 def warm() -> None:
     """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process:
-    a compile takes seconds, and a search's time limit should not pay for it)."""
+    a compile takes seconds, and a search's time limit should not pay for it; once a machine, told to
+    ``compiles.listeners`` when it compiles)."""
+    from ... import compiles
+
+    with compiles.compiling("aces-and-kings", lambda: compiles.in_cache(init, search, rehash)):
+        _warm()
+
+
+def _warm() -> None:
     cols = np.zeros((13, CAP), np.int64)
     lens = np.zeros(13, np.int64)
     cols[0, 0], lens[0] = 12, 1                 # one king left: one move, then won

@@ -9,22 +9,22 @@ import signal
 import sqlite3
 import sys
 import threading
+import time
 from typing import Any
 
 import click
 
+from ... import compiles
 from ..._version import __version__
 from ...engine.deal import Deal
 from ...engine.rules import PRESETS, Rules, get_rules
 from ...errors import CanfieldError
 from ...formats import pysolfc_deal, read_deal
 from ...solver import (
-    COMPILE_SECONDS,
     DEFAULT_MEMORY_MB,
     Verdict,
     further_limits,
     kernel_cached,
-    kernel_ready,
     load_kernel,
 )
 
@@ -74,9 +74,13 @@ class _Group(click.Group):
              standalone_mode: bool = True, **extra: Any) -> Any:
         on_main = threading.current_thread() is threading.main_thread()
         before = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
+        notices = CompileNotices()
+        compiles.listeners.append(notices)
         try:
             self._main(args, prog_name, complete_var, **extra)
         finally:
+            compiles.listeners.remove(notices)
+            notices.close()
             if on_main and before is not None:
                 signal.signal(signal.SIGTERM, before)
 
@@ -238,21 +242,74 @@ def where(d: Deal, fallback: str = "deal") -> str:
 # --- The kernel's first compile, said on stderr (stdout stays clean) -----------------------------
 
 
+def _about(seconds: float, source: str) -> str:
+    if source == "this machine":
+        return f"~{seconds:.0f} s, as its last compile here took"
+    return f"~{seconds:.0f} s on the development machine"
+
+
+class CompileNotices:
+    """``compiles.Notice``s as lines on stderr (stdout stays clean); on a terminal, while a compile runs in
+    this process, a line that counts its seconds."""
+
+    def __init__(self) -> None:
+        self._done: threading.Event | None = None
+        self._thread: threading.Thread | None = None
+
+    def __call__(self, n: compiles.Notice) -> None:
+        if n.phase == "start":
+            click.echo(f"compiling {n.name}, first run on this machine only ({_about(n.seconds, n.source)})...",
+                       err=True)
+            self._tick(n.seconds)
+        elif n.phase == "background":
+            click.echo(f"compiling {n.name} in the background, first run on this machine only "
+                       f"({_about(n.seconds, n.source)}); searching meanwhile without it", err=True)
+        elif n.phase == "wait":
+            click.echo(f"waiting for another process to finish compiling {n.name} ({_about(n.seconds, n.source)})...",
+                       err=True)
+        elif n.phase == "end":
+            self._untick()
+            click.echo(f"compiled {n.name} in {n.seconds:.1f} s; later runs load it from the cache", err=True)
+
+    def _tick(self, expect: float) -> None:
+        if not sys.stderr.isatty():
+            return
+        done = self._done = threading.Event()
+        t0 = time.monotonic()
+
+        def run() -> None:
+            while not done.wait(1.0):
+                sys.stderr.write(f"\r  {time.monotonic() - t0:4.0f} s of ~{expect:.0f} s")
+                sys.stderr.flush()
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+        self._thread = threading.Thread(target=run, name="compile-ticker", daemon=True)
+        self._thread.start()
+
+    def _untick(self) -> None:
+        if self._done is not None and self._thread is not None:
+            self._done.set()
+            self._thread.join()
+        self._done = self._thread = None
+
+    def close(self) -> None:
+        self._untick()
+
+
 def prepare_kernel() -> None:
-    """Load the search kernel; when this process must compile it first, say so."""
-    if kernel_ready():
-        load_kernel()
-        return
-    click.echo(f"compiling the search kernel, first run only (~{COMPILE_SECONDS} s)...", err=True)
-    secs = load_kernel()
-    click.echo(f"compiled in {secs:.1f} s; later runs load it from the cache", err=True)
+    """Load the search kernel before a command's searches (a compile, the first time, is said on stderr by
+    the ``CompileNotices`` every command installs)."""
+    load_kernel()
 
 
 def workers_compile_notice() -> None:
-    """For commands whose searches run in worker processes: say so when they must compile first."""
+    """For commands whose searches run in worker processes: say so when they must compile first (the first
+    worker compiles, under the machine's compile lock; the others wait for it and load)."""
     if not kernel_cached():
-        click.echo(f"compiling the search kernel in the worker processes, first run only (~{COMPILE_SECONDS} s)...",
-                   err=True)
+        secs, source = compiles.estimate("kernel")
+        click.echo(f"compiling the search kernel in a worker process, first run on this machine only "
+                   f"({_about(secs, source)})...", err=True)
 
 
 # --- Unknown verdicts, for a person -------------------------------------------------------------

@@ -1,0 +1,192 @@
+"""Every first compile the product makes, said and timed, and made once a machine.
+
+Four things are compiled with Numba the first time they run on a machine and loaded from its on-disk
+cache afterwards: Canfield's search kernel (``"kernel"``), its layered proof (``"layered"``), the pairs
+games' search (``"pairs"``: nine-packets, ten-columns) and aces-and-kings' (``"aces-and-kings"``, bisley
+too). Whatever compiles or loads one of them does it inside ``compiling(what, ready)``, which
+
+- holds a lock file for ``what`` (``fcntl.flock``, released when the process ends however it ends), so
+  that several processes that start cold together (a study's workers, a solve beside a background
+  compile) compile it once: the first compiles, the others wait and then load what it wrote;
+- when it compiles (``ready`` False), tells the listeners before (``Notice`` with the figure to expect)
+  and after (the seconds it took), and records those seconds in the cache directory, so the next notice
+  on this machine quotes this machine's own figure, not a constant.
+
+The surfaces listen (the CLI prints a line on stderr, and a ticking line on a terminal). Numba-free:
+the lock and the figures are plain files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock; a compile may then happen in two processes at once
+    fcntl = None  # type: ignore[assignment]
+
+# What each compile took on the 2-core development machine, in seconds, on a quiet machine with a fresh
+# cache (benchmarks/bench_compile.py --what ..., 2026-12-02). Quoted only until this machine has compiled
+# it once and recorded its own figure.
+MEASURED = {"kernel": 18.0, "layered": 30.0, "pairs": 6.0, "aces-and-kings": 20.0}
+
+NAMES = {
+    "kernel": "the search kernel",
+    "layered": "the layered proof",
+    "pairs": "the pairs games' search",
+    "aces-and-kings": "the aces-and-kings search",
+}
+
+_RECORD = "canfield-compiles.json"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One compile, told to the listeners: ``what`` (a key of NAMES); ``phase`` "start" (``seconds`` is
+    the figure to expect), "wait" (another process is compiling it; ``seconds`` as for start) or "end"
+    (``seconds`` it took); ``source`` of a start's figure: "this machine" or "the development machine"."""
+
+    what: str
+    phase: str
+    seconds: float
+    source: str = ""
+
+    @property
+    def name(self) -> str:
+        return NAMES.get(self.what, self.what)
+
+
+listeners: list[Callable[[Notice], None]] = []
+
+
+def _tell(notice: Notice) -> None:
+    for listen in list(listeners):
+        listen(notice)
+
+
+def cache_dir() -> Path:
+    """Where the locks and figures live: NUMBA_CACHE_DIR when set (Numba's cache is there too), else the
+    package's ``search/__pycache__`` where it can be written (Numba's in-tree cache), else a folder under
+    the user's cache directory."""
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    if env:
+        return Path(env)
+    tree = Path(__file__).resolve().parent / "search" / "__pycache__"
+    try:
+        tree.mkdir(exist_ok=True)
+        if os.access(tree, os.W_OK):
+            return tree
+    except OSError:
+        pass
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "canfield-solver"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        return home
+    except OSError:
+        return Path(tempfile.gettempdir())
+
+
+def _records() -> dict[str, float]:
+    try:
+        data = json.loads((cache_dir() / _RECORD).read_text())
+        return {k: float(v) for k, v in data.items() if isinstance(v, (int, float))}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def estimate(what: str) -> tuple[float, str]:
+    """The seconds a compile of ``what`` is expected to take and where the figure comes from: this
+    machine's last compile of it, or the development machine's measurement."""
+    mine = _records().get(what)
+    if mine is not None:
+        return mine, "this machine"
+    return MEASURED.get(what, 30.0), "the development machine"
+
+
+def record(what: str, seconds: float) -> None:
+    """Remember that compiling ``what`` took ``seconds`` on this machine (best effort)."""
+    data = _records()
+    data[what] = round(seconds, 1)
+    path = cache_dir() / _RECORD
+    try:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+@contextlib.contextmanager
+def machine_lock(what: str, *, wait: bool = True) -> Iterator[bool]:
+    """Hold the lock for compiling ``what`` on this machine; yields True. With ``wait`` False and the lock
+    held elsewhere, yields False at once (holding nothing). Waiting is told to the listeners."""
+    if fcntl is None:
+        yield True
+        return
+    try:
+        f = open(cache_dir() / f"canfield-{what}.lock", "a+")
+    except OSError:  # an unwritable cache: no lock, as without fcntl
+        yield True
+        return
+    with f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            if not wait:
+                yield False
+                return
+            secs, source = estimate(what)
+            _tell(Notice(what, "wait", secs, source))
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield True
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def busy(what: str) -> bool:
+    """Whether another process holds the lock for ``what`` now (it is compiling it)."""
+    with machine_lock(what, wait=False) as got:
+        return not got
+
+
+def in_cache(*dispatchers: object) -> bool:
+    """Whether each of these compiled functions is loaded in this process, or has entries in Numba's
+    on-disk cache that were written from its present source (Numba's index is empty when they were not).
+    Reads Numba's private cache API; where that fails, says False (a compile is then announced that may
+    turn out to be a load)."""
+    for d in dispatchers:
+        if not hasattr(d, "overloads"):  # NUMBA_DISABLE_JIT: a plain function
+            continue
+        if d.overloads:
+            continue
+        try:
+            if not d._cache._cache_file._load_index():  # type: ignore[attr-defined]
+                return False
+        except Exception:
+            return False
+    return True
+
+
+@contextlib.contextmanager
+def compiling(what: str, ready: Callable[[], bool]) -> Iterator[None]:
+    """Around compiling or loading ``what``: under its machine lock; ``ready()`` (asked once the lock is
+    held) says whether it only loads. A compile is told before and after, and its seconds recorded."""
+    with machine_lock(what):
+        if ready():
+            yield
+            return
+        secs, source = estimate(what)
+        _tell(Notice(what, "start", secs, source))
+        t0 = time.perf_counter()
+        yield
+        took = time.perf_counter() - t0
+        record(what, took)
+        _tell(Notice(what, "end", took))
