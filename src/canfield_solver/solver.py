@@ -257,6 +257,15 @@ def solve(
     if method not in METHODS:
         raise CanfieldError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     start, seed = _coerce(deal_or_position, rules)
+    if method != "layered":
+        from .search import quick
+
+        if quick.wanted():  # a first run: the kernel compiles in the background, the first answer need not wait
+            first, spent = quick.search(start, max_nodes, max_seconds, max_memory_mb, progress)
+            if first is not None:
+                return _result(first, start, seed)
+            if max_seconds is not None:
+                max_seconds = max(0.0, max_seconds - spent)
     compile_seconds = load_kernel()
     if method == "layered":
         from .search import layered

@@ -4,7 +4,7 @@ between chunks, the limits checked between chunks. ``solver.solve`` calls it for
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from ..budget import Limit, Step, drive
 from ..engine.game import Position
@@ -17,15 +17,18 @@ CHUNK_NODES = 1 << 17  # nodes between two looks at the clock, the node limit an
 
 
 def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-           progress: Callable[[int, float], None] | None, compile_seconds: float, keep: dict | None = None) -> Outcome:
+           progress: Callable[[int, float], None] | None, compile_seconds: float, keep: dict | None = None,
+           kernel: Any = K, chunk: int = CHUNK_NODES) -> Outcome:
     """Search ``start`` until it is won, exhausted, or a limit (or Ctrl-C) stops it.
 
     ``keep``, for measurements (benchmarks/layer_census.py): a dict that receives the search's arrays
-    (``"problem"``) and its final tables (``"tables"``).
+    (``"problem"``) and its final tables (``"tables"``). ``kernel``: the compiled kernel, or the same code
+    interpreted (``interpreted.kernel()``, which wants a smaller ``chunk`` of nodes between two looks at
+    the limits).
     """
     t0 = time.perf_counter()
-    prob = _Problem(start)
-    tables = _Tables(_key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields())
+    prob = _Problem(start, kernel=kernel)
+    tables = _Tables(_key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields(), kernel=kernel)
     st = prob.stats
     last = [C.RUNNING]
 
@@ -34,14 +37,14 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
 
     def call(budget: int) -> Step:
         before = nodes()
-        status = last[0] = K._search(*prob.search_args(tables, budget))
+        status = last[0] = kernel._search(*prob.search_args(tables, budget))
         if status in (C.GROW, C.GROW_LONG):
             return Step.GROWN if tables.grow("short" if status == C.GROW else "long", prob.words) else Step.NO_MEMORY
         if status in (C.SOLVED, C.EXHAUSTED):
             return Step.DONE
         return Step.NO_ROOM if nodes() == before else Step.GOING  # no room: the next expansion does not fit
 
-    limit = drive(call, nodes, max_nodes=max_nodes, max_seconds=max_seconds, chunk=CHUNK_NODES, t0=t0,
+    limit = drive(call, nodes, max_nodes=max_nodes, max_seconds=max_seconds, chunk=chunk, t0=t0,
                   progress=progress)
     status = C.RUNNING if limit is Limit.INTERRUPTED else last[0]
     seconds = time.perf_counter() - t0

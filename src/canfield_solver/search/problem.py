@@ -8,6 +8,7 @@ The depth-first drivers (``depth_first``, ``parallel``) run ``kernel._search`` o
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 
@@ -160,8 +161,9 @@ class _Tables:
     at 38.7 M rows instead of 2**25 = 33.6 M, 15% more positions.
     """
 
-    def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0)):
+    def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0), kernel: Any = K):
         self.cap = cap_bytes
+        self.kernel = kernel  # the compiled kernel, or interpreted.kernel()
         self.cover_fields = cover_fields  # (short, long): the bits of word 1 / word 0 a row is hashed without
 
         def first(rows: int, width: int, share: int) -> int:
@@ -204,7 +206,7 @@ class _Tables:
             return False
         new = np.zeros((rows, old.shape[1]), np.uint64)
         short = which == "short"
-        K._tt_rehash(old, new, words, np.uint64(self.cover_fields[0 if short else 1]), 1 if short else 0)
+        self.kernel._tt_rehash(old, new, words, np.uint64(self.cover_fields[0 if short else 1]), 1 if short else 0)
         setattr(self, which, new)
         return True
 
@@ -242,7 +244,7 @@ class _Stack:
 class _Problem(_Stack):
     """The arrays of one search: the deal's, and the stack of a search alone."""
 
-    def __init__(self, pos: Position, init_codes: bool = True):
+    def __init__(self, pos: Position, init_codes: bool = True, kernel: Any = K):
         r = pos.rules
         self.rules = r
         self.reserve = np.array(pos.reserve, np.int64) if pos.reserve else np.zeros(1, np.int64)
@@ -264,7 +266,7 @@ class _Problem(_Stack):
             self.cols[0, c, : len(col)] = col
         self.mask[0] = np.uint64((1 << len(talon_list)) - 1)
         if init_codes:
-            K._init_codes(self.cols, self.sc, 0, self.params)
+            kernel._init_codes(self.cols, self.sc, 0, self.params)
         self.ctl = np.zeros(C.NCTL, np.int64)  # a search alone: no shared tables, nothing handed over
 
     def cover_fields(self) -> tuple[int, int]:

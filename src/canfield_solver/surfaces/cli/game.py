@@ -225,8 +225,6 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
         if not res.legal:
             raise UserError(f"--moves-played: {res.error}")
         start = res.position
-    if not (isinstance(start, Position) and start.is_stalled()):
-        prepare_kernel()
     with _SearchProgress(enabled=not as_json and sys.stderr.isatty()) as bar:
         limits: dict[str, Any] = dict(max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
                                       progress=bar.update, workers=workers, method=method)

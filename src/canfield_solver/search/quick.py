@@ -1,0 +1,89 @@
+"""The first answer while the kernel compiles.
+
+On a machine whose Numba cache does not hold the kernel yet, ``solve`` would wait for the compile
+(``compiles.MEASURED``: some 18 s on the development machine) before its first node. Instead it starts the
+compile in a process of its own (``python -m canfield_solver.search.compile``, which fills the cache
+under the machine's compile lock and goes on if this process ends first, so the next run loads the
+kernel) and meanwhile searches with the same kernel interpreted (``interpreted``): the same nodes in the
+same order, some 4,000 a second, which decides most deals within a second or two. The interpreted search
+stops, and the compiled search takes over from the start, when the compile is done or after
+``QUICK_NODES`` nodes, whichever comes first; it never changes a verdict, only when it arrives.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from typing import Callable
+
+import numpy as np
+
+from .. import compiles
+from ..budget import Limit
+from ..engine.game import Position
+from . import compile as kc
+from . import depth_first, interpreted
+from .outcome import Outcome
+
+QUICK_NODES = 50_000  # interpreted nodes at most (about 12 s on the development machine) before waiting
+QUICK_CHUNK = 512     # nodes between two looks at the compile, the clock and the limits (about 0.1 s)
+
+
+def wanted() -> bool:
+    """Whether a search now would wait for a compile: the kernel neither loaded here nor in the cache."""
+    from numba import config
+
+    return not config.DISABLE_JIT and not kc.kernel_loaded() and not kc.kernel_ready()
+
+
+def _start_compile() -> subprocess.Popen | None:
+    """The background compile, unless another process is compiling already (None then, as when it
+    cannot be started: the kernel is then compiled here, after the interpreted search)."""
+    if compiles.busy("kernel"):
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.compile"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                                env=dict(os.environ))
+    except OSError:
+        return None
+
+
+class _CompileDone(Exception):
+    pass
+
+
+def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+           progress: Callable[[int, float], None] | None) -> tuple[Outcome | None, float]:
+    """Search ``start`` interpreted while the kernel compiles elsewhere: (the outcome, seconds spent).
+    The outcome is None when the compiled kernel should search instead (the compile is done, or the
+    interpreted search reached ``QUICK_NODES`` before the caller's own limits); otherwise it is final:
+    decided, or ended by one of the caller's limits."""
+    t0 = time.perf_counter()
+    proc = _start_compile()
+    secs, source = compiles.estimate("kernel")
+    compiles._tell(compiles.Notice("kernel", "background", secs, source))
+    cap = QUICK_NODES if max_nodes is None else min(max_nodes, QUICK_NODES)
+
+    def compiled() -> bool:
+        return proc.poll() is not None if proc is not None else not compiles.busy("kernel")
+
+    def watch(nodes: int, seconds: float) -> None:
+        if progress is not None:
+            progress(nodes, seconds)
+        if compiled():
+            raise _CompileDone
+
+    try:
+        with np.errstate(all="ignore"):  # uint64 arithmetic wraps, as compiled; numpy warns of it
+            outcome = depth_first.search(start, cap, max_seconds, max_memory_mb, watch, 0.0,
+                                         kernel=interpreted.kernel(), chunk=QUICK_CHUNK)
+    except _CompileDone:
+        return None, time.perf_counter() - t0
+    spent = time.perf_counter() - t0
+    if outcome.limit is Limit.MEMORY or (outcome.limit is Limit.NODES and (max_nodes is None or max_nodes > cap)):
+        return None, spent  # our own cap, not the caller's limit; or memory, where "auto" goes on layered
+    outcome.stats["interpreted"] = True
+    return outcome, spent
