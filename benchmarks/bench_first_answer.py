@@ -43,6 +43,7 @@ def _wait_bg() -> None:
 
 def _timed(cmd: list[str], src: str, cache: str, stdin: str | None = None) -> float:
     env = dict(os.environ, PYTHONPATH=src, NUMBA_CACHE_DIR=cache)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a user's machine: imports read compiled bytecode
     t0 = time.perf_counter()
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, input=stdin)
     took = time.perf_counter() - t0

@@ -12,30 +12,98 @@ time something is solved.
 
 from __future__ import annotations
 
-from ._version import __version__
-from .budget import Limit
-from .engine.cards import card_name, parse_card
-from .engine.deal import Deal
-from .engine.game import Position, ReplayResult, replay
-from .engine.moves import Move, parse_move
-from .engine.rules import PRESETS, Rules, get_rules, preset_names
-from .errors import (
-    CanfieldError,
-    CardError,
-    DealError,
-    IllegalMoveError,
-    MoveError,
-    RulesError,
-    SolverBugError,
-)
-from .formats import from_solvitaire, pysolfc_deal, read_deal, read_moves, to_solvitaire
-from .play.difficulty import Analysis, analyze
-from .play.hint import Hint, hint
-from .play.transcript import format_steps, review, steps
-from .solver import SolveResult, Verdict, decide, solve
-from .studies.seeds import SeedSet, parse_seeds
-from .studies.study import WinRate, estimate_win_rate, run_study
-from .surfaces.replay_page import ReplayPage, show
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what type checkers and editors read; at run time each name is imported when first used
+    from ._version import __version__
+    from .budget import Limit
+    from .engine.cards import card_name, parse_card
+    from .engine.deal import Deal
+    from .engine.game import Position, ReplayResult, replay
+    from .engine.moves import Move, parse_move
+    from .engine.rules import PRESETS, Rules, get_rules, preset_names
+    from .errors import (
+        CanfieldError,
+        CardError,
+        DealError,
+        IllegalMoveError,
+        MoveError,
+        RulesError,
+        SolverBugError,
+    )
+    from .formats import from_solvitaire, pysolfc_deal, read_deal, read_moves, to_solvitaire
+    from .play.difficulty import Analysis, analyze
+    from .play.hint import Hint, hint
+    from .play.transcript import format_steps, review, steps
+    from .solver import SolveResult, Verdict, decide, solve
+    from .studies.seeds import SeedSet, parse_seeds
+    from .studies.study import WinRate, estimate_win_rate, run_study
+    from .surfaces.replay_page import ReplayPage, show
+
+# Each public name and the module it comes from: imported on first use (PEP 562), so that ``import
+# canfield_solver`` (and a warm ``canfield solve``, which needs few of them) does not pay for them all.
+_WHERE = {
+    "__version__": "._version",
+    "Limit": ".budget",
+    "card_name": ".engine.cards",
+    "parse_card": ".engine.cards",
+    "Deal": ".engine.deal",
+    "Position": ".engine.game",
+    "ReplayResult": ".engine.game",
+    "replay": ".engine.game",
+    "Move": ".engine.moves",
+    "parse_move": ".engine.moves",
+    "PRESETS": ".engine.rules",
+    "Rules": ".engine.rules",
+    "get_rules": ".engine.rules",
+    "preset_names": ".engine.rules",
+    "CanfieldError": ".errors",
+    "CardError": ".errors",
+    "DealError": ".errors",
+    "IllegalMoveError": ".errors",
+    "MoveError": ".errors",
+    "RulesError": ".errors",
+    "SolverBugError": ".errors",
+    "from_solvitaire": ".formats",
+    "pysolfc_deal": ".formats",
+    "read_deal": ".formats",
+    "read_moves": ".formats",
+    "to_solvitaire": ".formats",
+    "Analysis": ".play.difficulty",
+    "analyze": ".play.difficulty",
+    "Hint": ".play.hint",
+    "hint": ".play.hint",
+    "format_steps": ".play.transcript",
+    "review": ".play.transcript",
+    "steps": ".play.transcript",
+    "SolveResult": ".solver",
+    "Verdict": ".solver",
+    "decide": ".solver",
+    "solve": ".solver",
+    "SeedSet": ".studies.seeds",
+    "parse_seeds": ".studies.seeds",
+    "WinRate": ".studies.study",
+    "estimate_win_rate": ".studies.study",
+    "run_study": ".studies.study",
+    "ReplayPage": ".surfaces.replay_page",
+    "show": ".surfaces.replay_page",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "__version__",

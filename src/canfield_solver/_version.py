@@ -1,10 +1,25 @@
-"""The package version, read once from the installed package's metadata (pyproject.toml is its one source)."""
+"""The package version, read from the installed package's metadata (pyproject.toml is its one source) when
+first asked for: ``importlib.metadata`` costs a twentieth of a second to import, which a warm ``canfield
+solve`` need not pay."""
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import functools
+from typing import Any
 
-try:
-    __version__ = version("canfield-solver")
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+
+@functools.cache
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as _metadata_version
+
+    try:
+        return _metadata_version("canfield-solver")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
+def __getattr__(name: str) -> Any:  # ``from ._version import __version__`` still works
+    if name == "__version__":
+        return version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

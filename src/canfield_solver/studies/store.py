@@ -16,10 +16,10 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Union
 
-from .._version import __version__
+from .. import _version
 from ..engine.rules import Rules
 from ..errors import CanfieldError, install_hint
 from ..games import GameKey
@@ -114,7 +114,7 @@ class StoredResult:
     limit_hit: str | None
     rating: str | None = None
     metrics: dict | None = None
-    solver_version: str = __version__
+    solver_version: str = field(default_factory=_version.version)
     max_nodes: int | None = None
 
     def __post_init__(self) -> None:

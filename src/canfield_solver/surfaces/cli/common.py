@@ -15,7 +15,6 @@ from typing import Any
 import click
 
 from ... import compiles
-from ..._version import __version__
 from ...engine.deal import Deal
 from ...engine.rules import PRESETS, Rules, get_rules
 from ...errors import CanfieldError
@@ -120,7 +119,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="canfield")
+@click.version_option(package_name="canfield-solver", prog_name="canfield")
 def cli() -> None:
     """Decide Canfield solitaire deals, show winning moves, prove lost ones lost."""
 

@@ -1,0 +1,164 @@
+"""The first run on a machine: the interpreted kernel searches exactly as the compiled one, the quick start
+hands over to the compiled kernel without changing an answer, and every compile is said, timed and made
+once a machine (compiles.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import needs_jit
+
+from canfield_solver import compiles
+from canfield_solver.budget import Limit
+from canfield_solver.engine.deal import Deal
+from canfield_solver.engine.game import Position
+from canfield_solver.engine.rules import get_rules
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+
+
+@needs_jit
+@pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile", "storehouse", "rainbow"])
+def test_the_interpreted_kernel_searches_node_for_node_as_the_compiled_one(preset):
+    import numpy as np
+
+    from canfield_solver.search import depth_first, interpreted
+
+    slow = interpreted.kernel()
+    for seed in (0, 1, 2, 5):
+        start = Position(Deal.from_seed(seed, get_rules(preset)))
+        fast = depth_first.search(start, 1500, None, 64, None, 0.0)
+        with np.errstate(all="ignore"):
+            plain = depth_first.search(start, 1500, None, 64, None, 0.0, kernel=slow, chunk=256)
+        assert (plain.won, plain.limit, plain.nodes, plain.positions, plain.best_score, plain.solution,
+                plain.best_path) == (fast.won, fast.limit, fast.nodes, fast.positions, fast.best_score, fast.solution,
+                                     fast.best_path), (preset, seed)
+
+
+class _Proc:
+    def __init__(self, done: bool):
+        self.done = done
+
+    def poll(self):
+        return 0 if self.done else None
+
+
+def _quick(monkeypatch, done: bool):
+    from canfield_solver.search import quick
+
+    monkeypatch.setattr(quick, "_start_compile", lambda: _Proc(done))
+    told: list[compiles.Notice] = []
+    monkeypatch.setattr(compiles, "listeners", [told.append])
+    return quick, told
+
+
+def test_the_quick_start_answers_an_easy_deal_itself(monkeypatch):
+    quick, told = _quick(monkeypatch, done=False)
+    out, spent = quick.search(Position(Deal.from_seed(2)), None, None, 720, None)
+    assert out is not None and out.won and out.stats["interpreted"] and out.nodes == 222 and spent < 30
+    assert [n.phase for n in told] == ["background"]
+
+
+def test_the_quick_start_hands_over_when_the_compile_is_done_or_its_cap_is_reached(monkeypatch):
+    quick, _ = _quick(monkeypatch, done=True)
+    out, _spent = quick.search(Position(Deal.from_seed(0)), None, None, 720, None)
+    assert out is None  # the compile finished: the compiled kernel searches from the start
+    quick, _ = _quick(monkeypatch, done=False)
+    monkeypatch.setattr(quick, "QUICK_NODES", 600)
+    assert quick.search(Position(Deal.from_seed(0)), None, None, 720, None)[0] is None  # its own cap
+    out, _spent = quick.search(Position(Deal.from_seed(0)), 300, None, 720, None)  # the caller's limit: final
+    assert out is not None and out.limit is Limit.NODES and out.nodes <= 300
+
+
+def test_compile_figures_are_this_machines_once_recorded(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert compiles.estimate("layered") == (compiles.MEASURED["layered"], "the development machine")
+    told: list[compiles.Notice] = []
+    monkeypatch.setattr(compiles, "listeners", [told.append])
+    with compiles.compiling("layered", lambda: True):
+        pass
+    assert told == []  # a load says nothing
+    with compiles.compiling("layered", lambda: False):
+        time.sleep(0.05)
+    assert [n.phase for n in told] == ["start", "end"] and told[1].seconds >= 0.05
+    secs, source = compiles.estimate("layered")
+    assert source == "this machine" and secs == round(told[1].seconds, 1)
+    assert json.loads((tmp_path / "canfield-compiles.json").read_text())["layered"] == secs
+
+
+def test_a_compile_lock_held_elsewhere_is_seen_and_waited_for(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from canfield_solver import compiles\n"
+         "with compiles.machine_lock('pairs'):\n    print('held', flush=True); time.sleep(1.5)"],
+        env=dict(os.environ, PYTHONPATH=SRC), stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    assert compiles.busy("pairs") and not compiles.busy("layered")
+    told: list[compiles.Notice] = []
+    monkeypatch.setattr(compiles, "listeners", [told.append])
+    t0 = time.perf_counter()
+    with compiles.machine_lock("pairs") as got:
+        assert got and time.perf_counter() - t0 > 0.3  # waited for the holder to let go
+    assert [n.phase for n in told] == ["wait"]
+    holder.wait(10)
+    assert not compiles.busy("pairs")
+
+
+def _cli(cache: Path, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=SRC, NUMBA_CACHE_DIR=str(cache))
+    return subprocess.run([sys.executable, "-m", "canfield_solver", *args], env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+def _wait_for_record(cache: Path, what: str, timeout: float = 600) -> None:
+    t_end = time.monotonic() + timeout
+    while time.monotonic() < t_end:
+        try:
+            if what in json.loads((cache / "canfield-compiles.json").read_text()):
+                if not compiles_busy(cache, what):
+                    return
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"no {what} compile recorded in {timeout} s")
+
+
+def compiles_busy(cache: Path, what: str) -> bool:
+    code = f"from canfield_solver import compiles; print(compiles.busy({what!r}))"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=SRC, NUMBA_CACHE_DIR=str(cache)),
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip() == "True"
+
+
+@needs_jit
+@pytest.mark.integration
+def test_a_cold_first_solve_answers_before_the_compile_and_the_next_run_loads_it(tmp_path):
+    first = _cli(tmp_path, "solve", "--seed", "2", "--json")
+    assert first.returncode == 0, first.stderr
+    assert "compiling the search kernel in the background" in first.stderr
+    a = json.loads(first.stdout)
+    assert a["verdict"] == "solved" and a["nodes"] == 222
+    _wait_for_record(tmp_path, "kernel")  # the background compile ended after the answer, and filled the cache
+    second = _cli(tmp_path, "solve", "--seed", "2", "--json")
+    assert second.returncode == 0 and "compil" not in second.stderr, second.stderr
+    b = json.loads(second.stdout)
+    assert (b["verdict"], b["nodes"], b["moves"]) == (a["verdict"], a["nodes"], a["moves"])
+
+
+@needs_jit
+@pytest.mark.integration
+def test_processes_that_start_cold_together_compile_once(tmp_path):
+    code = ("from canfield_solver import compiles\n"
+            "compiles.listeners.append(lambda n: print(n.phase, flush=True))\n"
+            "from canfield_solver.solver import load_kernel\nload_kernel()\n")
+    env = dict(os.environ, PYTHONPATH=SRC, NUMBA_CACHE_DIR=str(tmp_path))
+    procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=600)[0].split() for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    assert sorted(outs) == [["start", "end"], ["wait"]], outs  # one compiled; the other waited, then loaded
