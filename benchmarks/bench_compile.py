@@ -2,6 +2,7 @@
 
     python benchmarks/bench_compile.py              # seed 2, 3 runs
     python benchmarks/bench_compile.py --runs 5
+    python benchmarks/bench_compile.py --what layered   # or pairs, aces-and-kings, kernel: that compile alone
 
 Each run gives the process a fresh, empty Numba cache directory
 (NUMBA_CACHE_DIR), so it compiles everything, as on a fresh install; then a
@@ -43,6 +44,25 @@ def _run(seed: int, cache: str) -> dict:
     return rec
 
 
+_WARM = {
+    "kernel": "from canfield_solver.solver import load_kernel as w",
+    "layered": "from canfield_solver.solver import load_kernel; load_kernel()\n"
+               "from canfield_solver.search.layered import warm_up as w",
+    "pairs": "from canfield_solver.games.pairs_kernel import warm as w",
+    "aces-and-kings": "from canfield_solver.games.aces_and_kings.kernel import warm as w",
+}
+
+
+def _one_compile(what: str) -> float:
+    """Seconds of ``what``'s compile alone in a fresh cache (what compiles.py records; for the layered proof,
+    after the kernel it uses was compiled)."""
+    code = _WARM[what] + "\nimport time\nt = time.perf_counter(); w(); print(time.perf_counter() - t)"
+    with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
+        out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, NUMBA_CACHE_DIR=cache),
+                             capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def _line(label: str, xs: list[float]) -> str:
     return f"{label:34s} median {statistics.median(xs):6.2f} s  (min {min(xs):.2f}, max {max(xs):.2f})"
 
@@ -51,7 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--what", choices=sorted(_WARM), help="time this compile alone (compiles.MEASURED)")
     a = ap.parse_args(argv)
+    if a.what:
+        xs = [_one_compile(a.what) for _ in range(a.runs)]
+        print(_line(f"compile of {a.what}, fresh cache", xs))
+        return 0
     cold, warm = [], []
     for _ in range(a.runs):
         with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:

@@ -20,6 +20,7 @@ ratios (new / old).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warm", type=int, default=5, help="pairs of warm runs")
     a = ap.parse_args(argv)
     _wait_bg()
-    if a.cold:
+    if a.cold > 0:
         firsts: dict[str, list[float]] = {"old": [], "new": []}
         filled: dict[str, list[float]] = {"old": [], "new": []}
         comp: dict[str, list[float]] = {"old": [], "new": []}
@@ -105,9 +106,9 @@ def main(argv: list[str] | None = None) -> int:
             srcs = {"old": a.old, "new": NEW}
             for tag in ("old", "new"):
                 _timed(LOAD, srcs[tag], caches[tag])
-            moves = subprocess.run([*CLI, "solve", "--seed", "2", "--moves"], capture_output=True, text=True,
-                                   env=dict(os.environ, PYTHONPATH=NEW, NUMBA_CACHE_DIR=c_new)).stdout
-            line = "\n".join(ln.split(". ", 1)[1].split()[0] for ln in moves.splitlines() if ". " in ln)
+            out = subprocess.run([*CLI, "solve", "--seed", "2", "--json"], capture_output=True, text=True,
+                                 env=dict(os.environ, PYTHONPATH=NEW, NUMBA_CACHE_DIR=c_new)).stdout
+            line = "\n".join(json.loads(out)["moves"])
             mfile = Path(c_new) / "moves.txt"
             mfile.write_text(line + "\n")
             cmds = {

@@ -12,13 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import needs_jit
 
 from canfield_solver import compiles
 from canfield_solver.budget import Limit
 from canfield_solver.engine.deal import Deal
 from canfield_solver.engine.game import Position
 from canfield_solver.engine.rules import get_rules
+
+from helpers import needs_jit
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 

@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from . import compiles
 from .budget import Limit
 from .engine.deal import Deal
 from .engine.game import Position, replay
@@ -32,10 +33,10 @@ __all__ = ["Verdict", "SolveResult", "SolverBugError", "solve", "decide", "furth
 # worker process under 1 GiB.
 DEFAULT_MEMORY_MB = 720
 
-# Seconds a first compile of the kernel takes on the 2-core development machine (said in the CLI's first-run
-# notice): load_kernel in a fresh cache took 28-29 s there on 2026-12-02 (a quiet machine; 47 s was seen
-# on a loaded one), and a whole first `canfield solve --seed 2` 34 s.
-COMPILE_SECONDS = 30
+# Seconds a first compile of the kernel takes on the 2-core development machine (benchmarks/
+# bench_first_answer.py, 2026-12-02: load_kernel in a fresh cache, median of 3). The notices quote this
+# machine's own last compile once there is one (compiles.estimate).
+COMPILE_SECONDS = compiles.MEASURED["kernel"]
 
 # How solve() searches (its ``method``): the depth-first search, then the layered proof when the
 # depth-first table fills the memory cap; the depth-first search alone; the layered proof alone.
