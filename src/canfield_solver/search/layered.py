@@ -757,12 +757,14 @@ def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: f
                    stats=stats)
 
 
+ENTRY_POINTS = (_close, _sorted_run, _kway, _index, _find, _level_of)  # what warm_up compiles
+
+
 @functools.cache  # once a process
 def warm_up() -> None:
     """Compile (or load from Numba's cache) the layered phase's functions, on a throwaway deal: once a
     machine, told to ``compiles.listeners`` when it compiles."""
-    with compiles.compiling("layered", lambda: compiles.in_cache(_close, _sorted_run, _kway, _index, _find,
-                                                                  _level_of)):
+    with compiles.compiling("layered", lambda: compiles.in_cache(*ENTRY_POINTS)):
         _warm_up()
 
 

@@ -12,9 +12,7 @@ stops, and the compiled search takes over from the start, when the compile is do
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from typing import Callable
 
@@ -39,16 +37,9 @@ def wanted() -> bool:
 
 
 def _start_compile() -> subprocess.Popen | None:
-    """The background compile, unless another process is compiling already (None then, as when it
-    cannot be started: the kernel is then compiled here, after the interpreted search)."""
-    if compiles.busy("kernel"):
-        return None
-    try:
-        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.compile"], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                                env=dict(os.environ))
-    except OSError:
-        return None
+    """The background compile (``compile.background``); None when another process is compiling already, or
+    it cannot be started (the kernel is then compiled here, after the interpreted search)."""
+    return kc.background("kernel")
 
 
 class _CompileDone(Exception):
