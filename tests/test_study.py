@@ -418,19 +418,24 @@ def test_ctrl_c_stops_a_study_cleanly_and_keeps_finished_deals(tmp_path):
     db = tmp_path / "c.sqlite"
     cmd = [sys.executable, "-m", "canfield_solver", "winrate", "--seeds", "0:400", "--db", str(db),
            "--max-nodes", str(STUDY_NODES), "--max-seconds", "600", "-j", "2"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # Ctrl-C as a terminal sends it: to the whole process group, of a program started with SIGINT's default
+    # disposition (a test process may have inherited it ignored, and a child would then ignore it too)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.time() + 300
         while _count(db) < 3 and time.time() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+        finished_first = proc.poll() is not None
+        if not finished_first:
+            os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-    assert proc.returncode == 130, err
+    assert proc.returncode == 130, (err, finished_first, _count(db), signal.getsignal(signal.SIGINT))
     assert "interrupted; finished deals are saved" in err and "Traceback" not in err
     assert out == ""
     kept = _table(db)
