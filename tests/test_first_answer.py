@@ -164,21 +164,3 @@ def test_processes_that_start_cold_together_compile_once(tmp_path):
     assert all(p.returncode == 0 for p in procs)
     assert sorted(outs) == [["start", "end"], ["wait"]], outs  # one compiled; the other waited, then loaded
 
-
-@needs_jit
-def test_a_long_depth_first_search_compiles_the_layered_proof_in_the_background_once(monkeypatch):
-    import canfield_solver.solver as S
-    from canfield_solver.search import compile as kc
-
-    calls: list[str] = []
-    monkeypatch.setattr(S, "LAYERED_EARLY_SECONDS", 0.0)
-    monkeypatch.setattr(kc, "layered_ready", lambda: False)
-    monkeypatch.setattr(kc, "background", lambda what="kernel": calls.append(what))
-    r = S.solve(6, max_nodes=400_000)
-    assert r.limit == "nodes" and calls == ["layered"]  # once, however many progress calls followed
-    calls.clear()
-    S.solve(6, max_nodes=400_000, method="depth-first")  # never switches: nothing to prepare
-    assert calls == []
-    monkeypatch.setattr(kc, "layered_ready", lambda: True)
-    S.solve(6, max_nodes=400_000)
-    assert calls == []

@@ -268,7 +268,6 @@ def solve(
             if max_seconds is not None:
                 max_seconds = max(0.0, max_seconds - spent)
     compile_seconds = load_kernel()
-    first_progress = _compile_layered_early(progress) if method == "auto" else progress
     if method == "layered":
         from .search import layered
 
@@ -276,42 +275,16 @@ def solve(
     elif workers > 1:
         from .search import parallel
 
-        outcome = parallel.search(start, workers, max_nodes, max_seconds, max_memory_mb, first_progress,
-                                  compile_seconds)
+        outcome = parallel.search(start, workers, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
     else:
         from .search import depth_first
 
-        outcome = depth_first.search(start, max_nodes, max_seconds, max_memory_mb, first_progress, compile_seconds)
+        outcome = depth_first.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
     if method == "auto" and outcome.limit == "memory" and not outcome.won:
         from .search import layered
 
         outcome = layered.after(outcome, start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
     return _result(outcome, start, seed)
-
-
-# Seconds a depth-first search runs (method "auto") before the layered proof, if this machine has never
-# compiled it, is compiled in a background process: a search that long may fill its table and switch, and
-# the switch then loads the proof instead of compiling it (20-30 s) mid-search. Most searches end sooner.
-LAYERED_EARLY_SECONDS = 5.0
-
-
-def _compile_layered_early(progress: Callable[[int, float], None] | None) -> Callable[[int, float], None]:
-    """``progress``, and once the search has run ``LAYERED_EARLY_SECONDS``: the layered proof compiled in the
-    background where it is not in the cache (``search.compile.background``)."""
-    started = False
-
-    def watch(nodes: int, seconds: float) -> None:
-        nonlocal started
-        if progress is not None:
-            progress(nodes, seconds)
-        if not started and seconds >= LAYERED_EARLY_SECONDS:
-            started = True
-            from .search import compile
-
-            if not compile.layered_ready():
-                compile.background("layered")
-
-    return watch
 
 
 def decide(position: Position, **limits: Any) -> SolveResult:
