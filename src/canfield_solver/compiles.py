@@ -66,7 +66,8 @@ class Notice:
 listeners: list[Callable[[Notice], None]] = []
 
 
-def _tell(notice: Notice) -> None:
+def tell(notice: Notice) -> None:
+    """Tell every listener ``notice``."""
     for listen in list(listeners):
         listen(notice)
 
@@ -143,7 +144,7 @@ def machine_lock(what: str, *, wait: bool = True) -> Iterator[bool]:
                 yield False
                 return
             secs, source = estimate(what)
-            _tell(Notice(what, "wait", secs, source))
+            tell(Notice(what, "wait", secs, source))
             fcntl.flock(f, fcntl.LOCK_EX)
         try:
             yield True
@@ -184,9 +185,9 @@ def compiling(what: str, ready: Callable[[], bool]) -> Iterator[None]:
             yield
             return
         secs, source = estimate(what)
-        _tell(Notice(what, "start", secs, source))
+        tell(Notice(what, "start", secs, source))
         t0 = time.perf_counter()
         yield
         took = time.perf_counter() - t0
         record(what, took)
-        _tell(Notice(what, "end", took))
+        tell(Notice(what, "end", took))

@@ -93,33 +93,21 @@ def load_kernel() -> float:
         return _compile_all()
 
 
-def background(what: str = "kernel") -> subprocess.Popen | None:
-    """Start compiling ``what`` ("kernel" or "layered") in a process of its own, which fills Numba's cache
+def background() -> subprocess.Popen | None:
+    """Start compiling the kernel in a process of its own, which fills Numba's cache
     under the machine's compile lock and finishes even if this process ends first. None when another
     process is compiling it already, or the process cannot be started."""
-    if compiles.busy(what):
+    if compiles.busy("kernel"):
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.compile", what],
+        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.compile"],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True, env=dict(os.environ))
     except OSError:
         return None
 
 
-def layered_ready() -> bool:
-    """Whether the layered proof would start at once: loaded here, or in Numba's cache."""
-    from . import layered
-
-    return compiles.in_cache(*layered.ENTRY_POINTS)
-
-
-if __name__ == "__main__":  # python -m canfield_solver.search.compile [kernel|layered]: fill the cache
-    if sys.argv[1:] == ["layered"]:
-        from . import layered
-
-        layered.warm_up()
-    else:
-        load_kernel()
+if __name__ == "__main__":  # python -m canfield_solver.search.compile: fill the cache (quick's background)
+    load_kernel()
 
 

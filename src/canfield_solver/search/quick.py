@@ -39,7 +39,7 @@ def wanted() -> bool:
 def _start_compile() -> subprocess.Popen | None:
     """The background compile (``compile.background``); None when another process is compiling already, or
     it cannot be started (the kernel is then compiled here, after the interpreted search)."""
-    return kc.background("kernel")
+    return kc.background()
 
 
 class _CompileDone(Exception):
@@ -55,7 +55,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     t0 = time.perf_counter()
     proc = _start_compile()
     secs, source = compiles.estimate("kernel")
-    compiles._tell(compiles.Notice("kernel", "background", secs, source))
+    compiles.tell(compiles.Notice("kernel", "background", secs, source))
     cap = QUICK_NODES if max_nodes is None else min(max_nodes, QUICK_NODES)
 
     def compiled() -> bool:
