@@ -237,7 +237,8 @@ def solve(
     Ctrl-C. Every solution is replayed by the reference engine first.
 
     ``workers`` > 1 searches with that many threads sharing one table
-    (``search.parallel``): the same verdicts, found sooner on several cores,
+    (``search.parallel``), and closes each layer of the layered proof with
+    that many threads: the same verdicts, found sooner on several cores,
     but node counts and the winning line then vary from run to run.
 
     ``method``: ``"auto"`` (the default) runs the depth-first search, and
@@ -245,7 +246,7 @@ def solve(
     proof (``search.layered``, solver notes §9) with what is left of the
     limits: it keeps only the positions of the next few layers of progress,
     so it decides lost deals whose proofs outgrow the cap. ``"depth-first"``
-    never switches; ``"layered"`` runs the layered proof alone (one thread).
+    never switches; ``"layered"`` runs the layered proof alone.
     """
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
         raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
@@ -271,7 +272,7 @@ def solve(
     if method == "layered":
         from .search import layered
 
-        outcome = layered.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
+        outcome = layered.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds, workers)
     elif workers > 1:
         from .search import parallel
 
@@ -283,7 +284,8 @@ def solve(
     if method == "auto" and outcome.limit == "memory" and not outcome.won:
         from .search import layered
 
-        outcome = layered.after(outcome, start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
+        outcome = layered.after(outcome, start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds,
+                                 workers)
     return _result(outcome, start, seed)
 
 

@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import functools
 import os
+import queue
 import shutil
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Generator
 
 import numpy as np
@@ -48,6 +51,7 @@ from .problem import _max_moves, _Problem, decode
 
 DONE, WON, FOUND, LONG_KEY, BUDGET = 0, 1, 2, 3, 4
 CHUNK = 1 << 14       # entries closed between two looks at the limits and two sorts of the children, at most
+MIN_CHUNK = 256       # ... and at least (the tests make it 1, so that several workers share small layers)
 TABLE_LOAD = 0.7      # a layer's own table doubles at this load
 # counts[] of _close: nodes, positions expanded, stuck children cut, best score
 C_NODES, C_EXPANDED, C_STUCK, C_BEST = range(4)
@@ -73,29 +77,94 @@ _short_fields = K._short_fields
 
 
 @njit(cache=True)
+def _row_before(a, i, j):
+    """Whether row ``i`` of ``a`` comes before row ``j`` (words 0 and 1: the order of the keys)."""
+    return a[i, 0] < a[j, 0] or (a[i, 0] == a[j, 0] and a[i, 1] < a[j, 1])
+
+
+@njit(cache=True)
+def _swap_rows(a, i, j):
+    for c in range(a.shape[1]):
+        t = a[i, c]
+        a[i, c] = a[j, c]
+        a[j, c] = t
+
+
+@njit(cache=True)
+def _sort_rows(a):
+    """Rows of ``a`` sorted in place by (word 0, word 1): a quicksort (median of three, the smaller part
+    first, so the stack stays short) that leaves parts of up to 16 rows to one insertion sort at the end."""
+    stack = np.empty((128, 2), np.int64)
+    top = 0
+    lo = 0
+    hi = a.shape[0] - 1
+    while True:
+        while hi - lo > 16:
+            mid = (lo + hi) // 2
+            if _row_before(a, mid, lo):
+                _swap_rows(a, mid, lo)
+            if _row_before(a, hi, mid):
+                _swap_rows(a, hi, mid)
+                if _row_before(a, mid, lo):
+                    _swap_rows(a, mid, lo)
+            p0 = a[mid, 0]
+            p1 = a[mid, 1]
+            i = lo
+            j = hi
+            while i <= j:
+                while a[i, 0] < p0 or (a[i, 0] == p0 and a[i, 1] < p1):
+                    i += 1
+                while a[j, 0] > p0 or (a[j, 0] == p0 and a[j, 1] > p1):
+                    j -= 1
+                if i <= j:
+                    _swap_rows(a, i, j)
+                    i += 1
+                    j -= 1
+            if j - lo < hi - i:  # the smaller part now, the larger later
+                stack[top, 0] = i
+                stack[top, 1] = hi
+                hi = j
+            else:
+                stack[top, 0] = lo
+                stack[top, 1] = j
+                lo = i
+            top += 1
+        if top == 0:
+            break
+        top -= 1
+        lo = stack[top, 0]
+        hi = stack[top, 1]
+    for i in range(1, a.shape[0]):
+        j = i
+        while j > 0 and _row_before(a, j, j - 1):
+            _swap_rows(a, j, j - 1)
+            j -= 1
+
+
+@njit(cache=True, nogil=True)
 def _sorted_run(buf, n, dm, field, tb, cover, draw, cb):
-    """The children of ``buf[:n]`` (k0, k1 without cover field, waste position, m step) whose step is ``dm``
-    as a run: rows (k0, k1 with cover field) in ``_cmp`` order, one row a key."""
-    idx = np.empty(n, np.int64)
+    """The children of ``buf[:n]`` (k0, k1 without cover field, cover field, m step; one row a key, as
+    ``_close`` writes them) whose step is ``dm`` as a run: rows (k0, k1 with cover field) in ``_cmp``
+    order."""
     k = 0
     for i in range(n):
         if buf[i, 3] == np.uint64(dm):
-            idx[k] = i
             k += 1
-    w = np.empty(k, np.uint64)
-    for j in range(k):
-        w[j] = buf[idx[j], 1]
-    order = idx[:k][np.argsort(w)]  # by word 1, then stably by word 0: the order of the keys
-    for j in range(k):
-        w[j] = buf[order[j], 0]
-    order = order[np.argsort(w, kind="mergesort")]
+    rows = np.empty((k, 3), np.uint64)
+    k = 0
+    for i in range(n):
+        if buf[i, 3] == np.uint64(dm):
+            rows[k, 0] = buf[i, 0]
+            rows[k, 1] = buf[i, 1]
+            rows[k, 2] = buf[i, 2]
+            k += 1
+    _sort_rows(rows)
     out = np.empty((k, 2), np.uint64)
     m = 0
-    for j in range(k):  # equal keys, now side by side, merged
-        i = order[j]
-        k0 = buf[i, 0]
-        k1 = buf[i, 1]
-        f = _cover_bits(np.uint64(0), np.int64(buf[i, 2]), draw, cb) if cover else np.uint64(0)
+    for j in range(k):  # equal keys (none, as _close writes them) merged all the same
+        k0 = rows[j, 0]
+        k1 = rows[j, 1]
+        f = rows[j, 2] if cover else np.uint64(0)
         if m > 0 and out[m - 1, 0] == k0 and (out[m - 1, 1] & ~field) == k1:
             if cover:
                 old = (out[m - 1, 1] & field) >> np.uint64(tb)
@@ -108,12 +177,34 @@ def _sorted_run(buf, n, dm, field, tb, cover, draw, cb):
 
 
 @njit(cache=True)
+def _mix(k0, k1):
+    """A hash of a key's two words (for ``_close``'s table of the children it has written)."""
+    h = (k0 ^ (k1 * np.uint64(0x9E3779B97F4A7C15))) * np.uint64(0xBF58476D1CE4E5B9)
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True)
+def _grown_out(out, nout, seen):
+    """``out`` doubled, and ``seen`` (its rows' places by key) made again for it."""
+    bigger = np.empty((2 * out.shape[0], 4), np.uint64)
+    bigger[:nout] = out[:nout]
+    seen = np.zeros(2 * seen.shape[0], np.int64)
+    mask = np.uint64(seen.shape[0] - 1)
+    for j in range(nout):
+        h = _mix(bigger[j, 0], bigger[j, 1]) & mask
+        while seen[h] != 0:
+            h = (h + np.uint64(1)) & mask
+        seen[h] = j + 1
+    return bigger, seen
+
+
+@njit(cache=True)
 def _before(rows, cur, keep, a, b):
     """Whether run ``a``'s current row comes before run ``b``'s (``_cmp`` order)."""
     return _cmp(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) < 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _kway(rows, offsets, field, tb, cover, draw, cb, out):
     """Runs ``rows[offsets[i]:offsets[i + 1]]`` merged into ``out`` (or only counted, when ``out`` has no
     rows): one row a key, in ``_cmp`` order, cover fields merged; the rows written. A binary heap of the
@@ -183,7 +274,7 @@ def _kway(rows, offsets, field, tb, cover, draw, cb, out):
 INDEX_BITS = 18  # a layer's entries are found through their key's top bits (below the constant bit 63), at most
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _index(entries):
     """Where each bucket of the top bits of word 0 (below bit 63) starts in ``entries``: about one bucket
     for every four entries, at most 2**INDEX_BITS; the bucket count is the array's length less one."""
@@ -222,16 +313,18 @@ def _find(entries, starts, k0, k1, keep):
     return -1
 
 
-@njit(cache=True)
-def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, talon, lut, bm, ranks, full_score, width,
-           recover, target, found, budget, counts, stats):
+@njit(cache=True, nogil=True)
+def _close(entries, starts, lo, hi, table, out, seen, logk, logp, params, reserve, talon, lut, bm, ranks, full_score, width,
+           recover, target, found, budget, halt, counts, stats):
     """Expand entries ``lo:hi`` of a layer and every position their m-keeping moves reach.
 
     Each entry stands for the waste positions its cover field names (a residue's least position; the
     cycle's only where no residue is there, as a position part-way through a pass has its moves, solver
     notes §6). Children of the same m that no entry covers go into ``table`` (kernel._insert_key, with
-    covering) and are expanded when new; children of a higher m are written to ``out`` (k0, k1, waste
-    position, m step); stuck children are cut (kernel._child_is_stuck); safe moves as in the search.
+    covering) and are expanded when new; children of a higher m are written to ``out`` (k0, k1, cover
+    field, m step), one row a key (``seen``, an open-addressed table twice ``out``'s size, finds a key's row
+    again, and a repeat's cover field is merged into it); stuck children are cut (kernel._child_is_stuck);
+    safe moves as in the search.
 
     Positions to expand wait in a log (``logk``: k0, k1, waste position; ``logp``: the index of the one
     that reached it, -1 for an entry, and the move). Without ``recover`` the log is emptied after each
@@ -262,11 +355,12 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
     keep = ~field
     reps = np.zeros(8, np.int64)
     nout = 0
+    seen[:] = 0
     nlog = 0
     grow_at = np.int64(table.shape[0] * TABLE_LOAD)
     for e in range(lo, hi):
-        if counts[C_NODES] >= budget:
-            return BUDGET, nout, nlog, table, out, logk, logp
+        if counts[C_NODES] >= budget or halt[0] != 0:
+            return BUDGET, nout, nlog, table, out, seen, logk, logp
         if not recover:
             nlog = 0
         read = nlog
@@ -300,7 +394,7 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
                     if not recover or target[3] == np.uint64(1):
                         found[0] = read
                         found[1] = moves[k]
-                        return WON, nout, nlog, table, out, logk, logp
+                        return WON, nout, nlog, table, out, seen, logk, logp
                     continue
                 if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
                     counts[C_STUCK] += 1
@@ -309,7 +403,7 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
                     row[x] = np.uint64(0)
                 nb = K._key(cols, sc, mask, 1, params, row, scratch)
                 if not K._compact(row, nb, params, sc, 1):
-                    return LONG_KEY, nout, nlog, table, out, logk, logp
+                    return LONG_KEY, nout, nlog, table, out, seen, logk, logp
                 cwp = K._take_wpos(row, True, params)
                 if not cover:
                     cwp = np.int64((row[1] >> ws) & wmask)
@@ -319,7 +413,7 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
                         and cwp == np.int64(target[2]):
                     found[0] = read
                     found[1] = moves[k]
-                    return FOUND, nout, nlog, table, out, logk, logp
+                    return FOUND, nout, nlog, table, out, seen, logk, logp
                 cm = 2 * score
                 for c in range(ncols):
                     cm += sc[1, C.SC_LEN + c]
@@ -343,17 +437,31 @@ def _close(entries, starts, lo, hi, table, out, logk, logp, params, reserve, tal
                         logp[nlog, 1] = moves[k]
                         nlog += 1
                 elif not recover:
+                    f = _cover_bits(np.uint64(0), cwp, draw, cb) if cover else np.uint64(0)
+                    smask = np.uint64(seen.shape[0] - 1)
+                    h = _mix(r0, r1) & smask
+                    j = seen[h] - 1
+                    while j >= 0 and not (out[j, 0] == r0 and out[j, 1] == r1):
+                        h = (h + np.uint64(1)) & smask
+                        j = seen[h] - 1
+                    if j >= 0:  # written already by this call: one row, the cover fields merged
+                        if cover:
+                            out[j, 2] = _merge_field(out[j, 2], f, draw, cb)
+                        continue
                     if nout == out.shape[0]:
-                        bigger = np.empty((2 * out.shape[0], 4), np.uint64)
-                        bigger[:nout] = out[:nout]
-                        out = bigger
+                        out, seen = _grown_out(out, nout, seen)
+                        smask = np.uint64(seen.shape[0] - 1)
+                        h = _mix(r0, r1) & smask
+                        while seen[h] != 0:
+                            h = (h + np.uint64(1)) & smask
+                    seen[h] = nout + 1
                     out[nout, 0] = r0
                     out[nout, 1] = r1
-                    out[nout, 2] = np.uint64(cwp)
+                    out[nout, 2] = f
                     out[nout, 3] = np.uint64(cm - pm)
                     nout += 1
             read += 1
-    return DONE, nout, nlog, table, out, logk, logp
+    return DONE, nout, nlog, table, out, seen, logk, logp
 
 
 @njit(cache=True)
@@ -470,7 +578,6 @@ class _Phase:
         self.counts[C_BEST] = start.score
         self.pending: _Layers | None = None  # set by search: the runs waiting and the layers' files
         self.rows = 0
-        self._stats = np.zeros(C.NSTATS, np.int64)  # the kernel's counters for the layer being closed
         self.disk = 0  # the most bytes its directory held (runs waiting, layers kept), looked at now and then
 
     def start_item(self) -> tuple[int, int, int, int] | None:
@@ -503,15 +610,23 @@ class _Phase:
     def pending_rows(self) -> int:
         return self.layers.rows()
 
-    def close(self, entries, starts, lo, hi, table, out, logk, logp, recover=False, target=None, budget=2**62):
+    def close(self, entries: np.ndarray, starts: np.ndarray, lo: int, hi: int, slot: _Slot, recover: bool = False,
+              target: tuple[int, int, int, int] | None = None, budget: int = 2**62) -> tuple[int, int, np.ndarray]:
+        """Entries ``lo:hi`` closed with ``slot``'s arrays (grown ones kept there) and counters: (status, the
+        children written to ``slot.out``, ``found``)."""
         found = np.zeros(2, np.int64)
         tgt = np.zeros(4, np.uint64) if target is None else np.array(target, np.uint64)
-        stats = self._stats
         prob = self.prob
-        res = _close(entries, starts, lo, hi, table, out, logk, logp, self.params, prob.reserve, prob.talon, prob.lut,
-                     prob.bm, self.rules.ranks, self.full, self.width, recover, tgt, found, budget, self.counts,
-                     stats)
-        return res, found
+        status, nout, _nlog, slot.table, slot.out, slot.seen, slot.logk, slot.logp = _close(
+            entries, starts, lo, hi, slot.table, slot.out, slot.seen, slot.logk, slot.logp, self.params, prob.reserve,
+            prob.talon, prob.lut, prob.bm, self.rules.ranks, self.full, self.width, recover, tgt, found, budget,
+            slot.halt, slot.counts, slot.stats)
+        return status, nout, found
+
+    def sorted_runs(self, slot: _Slot, nout: int) -> list[tuple[int, np.ndarray]]:
+        """The children ``close`` wrote to ``slot.out``, as one sorted run for each layer above."""
+        return [(dm, _sorted_run(slot.out, nout, dm, self.field, self.tb, self.cover, self.draw, self.cb))
+                for dm in (1, 2)]
 
 
 def _arrays(n_entries: int) -> tuple[np.ndarray, ...]:
@@ -522,12 +637,128 @@ def _arrays(n_entries: int) -> tuple[np.ndarray, ...]:
             np.empty((4096, 3), np.uint64), np.empty((4096, 2), np.int64))
 
 
+def _padded(n: int) -> np.ndarray:
+    """``n`` zeros with a cache line free on either side: counters that one thread writes at every node
+    share no line with another thread's (false sharing cost the second worker a quarter of its speed)."""
+    return np.zeros(n + 16, np.int64)[8:8 + n]
+
+
+class _Slot:
+    """One worker's arrays while a layer is closed: its own table of the layer's positions (kept across its
+    chunks of the layer), its children's buffer, its log, its counters (``counts``, the kernel's ``stats``)
+    and the flag that stops it between two entries (``halt``, shared by a layer's slots)."""
+
+    def __init__(self, n_entries: int, halt: np.ndarray, counts: np.ndarray | None = None):
+        self.table, self.out, self.logk, self.logp = _arrays(n_entries)
+        size = 2
+        while size < 2 * self.out.shape[0]:
+            size *= 2
+        self.seen = np.zeros(size, np.int64)  # at least twice out's rows, a power of two
+        self.counts = _padded(8) if counts is None else counts
+        self.stats = _padded(C.NSTATS)
+        self.halt = halt
+
+    @property
+    def nbytes(self) -> int:
+        return self.table.nbytes + self.out.nbytes + self.seen.nbytes + self.logk.nbytes + self.logp.nbytes
+
+
+_Result = tuple[_Slot, int, list[tuple[int, np.ndarray]], np.ndarray]  # slot, status, runs, its counts
+
+
+class _Closing:
+    """A layer's entries closed in chunks by ``workers`` slots: in this thread for one worker (chunk after
+    chunk, as the caller asks for results), otherwise each slot in a thread of ``pool`` taking chunk after
+    chunk until none is left or ``halt`` is set, its results queued for the caller. A chunk's budget is
+    what is left of the node limit (``left()``, the chunks being closed counted at their whole budgets)
+    shared among the workers."""
+
+    def __init__(self, ph: _Phase, entries: np.ndarray, starts: np.ndarray, workers: int, halt: np.ndarray,
+                 left: Callable[[], int | None]):
+        self.ph, self.entries, self.starts, self.halt, self.left = ph, entries, starts, halt, left
+        self.workers = workers
+        self.slots = [_Slot(len(entries) // workers, halt) for _ in range(workers)]
+        # a small layer in small chunks (small buffers), and some chunks a worker, so they end together
+        self.chunk = min(CHUNK, max(MIN_CHUNK, len(entries) // (8 * (workers + 1))))
+        self.todo = iter(range(0, len(entries), self.chunk))
+        self.lock = threading.Lock()
+        self.reserved: dict[int, int] = {}  # slot index -> the budget of the chunk it is closing
+        self.queue: queue.SimpleQueue[_Result | BaseException | None] = queue.SimpleQueue()
+
+    def _take(self, i: int) -> tuple[int, int] | None:
+        """The next chunk's first entry and budget for slot ``i``, or None when none is left."""
+        with self.lock:
+            lo = next(self.todo, None)
+            if lo is None:
+                return None
+            left = self.left()
+            if left is None:
+                return lo, 2**62
+            budget = -(-(left - sum(self.reserved.values())) // self.workers)
+            self.reserved[i] = max(budget, 0)
+            return lo, budget
+
+    def _chunk(self, i: int, lo: int, budget: int) -> _Result:
+        slot = self.slots[i]
+        slot.counts[:] = 0
+        slot.counts[C_BEST] = self.ph.counts[C_BEST]
+        hi = min(lo + self.chunk, len(self.entries))
+        status, nout, _found = self.ph.close(self.entries, self.starts, lo, hi, slot, budget=budget)
+        runs = self.ph.sorted_runs(slot, nout) if status == DONE else []
+        return slot, status, runs, slot.counts.copy()
+
+    def done(self, slot: _Slot) -> None:
+        """The caller has counted ``slot``'s result: its budget is no longer reserved."""
+        with self.lock:
+            self.reserved.pop(self.slots.index(slot), None)
+
+    def _thread(self, i: int) -> None:
+        try:
+            while self.halt[0] == 0:
+                got = self._take(i)
+                if got is None:
+                    break
+                result = self._chunk(i, *got)
+                self.queue.put(result)
+                if result[1] != DONE:
+                    break
+        except BaseException as e:  # handed to the caller, which raises it
+            self.queue.put(e)
+        finally:
+            self.queue.put(None)  # this slot has stopped
+
+    def results(self, pool: ThreadPoolExecutor | None) -> Generator[_Result, None, None]:
+        """Each chunk's result as it ends, until every slot has stopped."""
+        if pool is None:
+            while self.halt[0] == 0:
+                got = self._take(0)
+                if got is None:
+                    return
+                yield self._chunk(0, *got)
+            return
+        for i in range(self.workers):
+            pool.submit(self._thread, i)
+        running = self.workers
+        while running:
+            r = self.queue.get()
+            if r is None:
+                running -= 1
+            elif isinstance(r, BaseException):
+                self.halt[0] = 1
+                raise r
+            else:
+                yield r
+
+
 def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-           progress: Callable[..., None] | None, compile_seconds: float) -> Outcome:
+           progress: Callable[..., None] | None, compile_seconds: float, workers: int = 1) -> Outcome:
     """Search ``start`` layer by layer until it is won, every layer is closed, or a limit (or Ctrl-C) stops
     it. ``progress`` is called between chunks with (nodes, seconds) and, if it takes a ``phase`` keyword,
     a line naming the layer and the rows waiting. Raises ``UnsupportedRules`` where the start has no short
-    key (rules that build regardless of suit: kernel._key does not measure their column stream)."""
+    key (rules that build regardless of suit: kernel._key does not measure their column stream).
+
+    ``workers`` threads close each layer's chunks at once, each with a table of its own (solver notes §9,
+    "a layer on several workers"): the same verdict; the node counts and the won line may vary."""
     ph = _Phase(start)
     first = ph.start_item()
     if first is None:
@@ -544,53 +775,64 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     peak = held = 0
     nlayers = 0
     m = -1
-    want = [0]  # the node count the chunk being closed may reach (drive's budget, from the nodes so far)
+    halt = np.zeros(1, np.int64)  # set: every chunk being closed stops at its next entry
+
+    def left() -> int | None:  # what is left of the node limit (None: no limit)
+        return None if max_nodes is None else max_nodes - int(ph.counts[C_NODES])
 
     def chunks() -> Generator[Step, None, None]:
-        """Close the layers in order, a chunk of entries a step (one ``Step`` each)."""
+        """Close the layers in order, a chunk of entries a step (one ``Step`` each, as each chunk ends)."""
         nonlocal peak, held, nlayers, m
-        while ph.pending:
-            m = ph.layers.first()
-            entries = ph.entries(m)
-            starts = _index(entries)
-            nlayers += 1
-            table, out, logk, logp = _arrays(len(entries))
-            ph._stats = np.zeros(C.NSTATS, np.int64)
-            chunk = min(CHUNK, max(256, len(entries) // 16))  # a small layer in small chunks: small buffers
-            end: Step | None = None  # how the phase ends in this layer, if it does
-            for lo in range(0, len(entries), chunk):
-                (status, nout, _n, table, out, logk, logp), _found = ph.close(
-                    entries, starts, lo, min(lo + chunk, len(entries)), table, out, logk, logp, budget=want[0])
-                if status == WON:
-                    won_at.append(m)
-                    end = Step.DONE
-                elif status == LONG_KEY:
-                    end = Step.NO_MEMORY
-                elif status == BUDGET:
-                    end = Step.NO_ROOM
+        pool = ThreadPoolExecutor(workers, thread_name_prefix="canfield-layer") if workers > 1 else None
+        try:
+            while ph.pending:
+                m = ph.layers.first()
+                entries = ph.entries(m)
+                starts = _index(entries)
+                nlayers += 1
+                closing = _Closing(ph, entries, starts, workers, halt, left)
+                end: Step | None = None  # how the phase ends in this layer, if it does
+                closed = 0
+                for slot, status, runs, c in closing.results(pool):
+                    ph.counts[C_NODES:C_STUCK + 1] += c[C_NODES:C_STUCK + 1]
+                    ph.counts[C_BEST] = max(ph.counts[C_BEST], c[C_BEST])
+                    closing.done(slot)
+                    if end is not None:
+                        continue  # a chunk stopped by the halt: the phase is ending anyway
+                    if status == WON:
+                        won_at.append(m)
+                        end = Step.DONE
+                    elif status == LONG_KEY:
+                        end = Step.NO_MEMORY
+                    elif status == BUDGET:
+                        end = Step.NO_ROOM
+                    for dm, run in runs:
+                        ph.add_run(m + dm, run)
+                    closed += 1
+                    held = starts.nbytes + sum(sl.nbytes for sl in closing.slots)
+                    peak = max(peak, held)
+                    if closed % 16 == 0:
+                        ph.disk = max(ph.disk, layers.disk_bytes())
+                    if held > cap and end is None:
+                        end = Step.NO_MEMORY
+                    if end is not None:
+                        halt[0] = 1  # the other slots stop at their next entry; their results are drained
+                        continue
+                    yield Step.GOING
+                ph.rows += len(entries) + sum(int(sl.stats[C.ST_TTCOUNT]) for sl in closing.slots)
+                del entries, closing
                 if end is not None:
-                    break
-                for dm in (1, 2):
-                    ph.add_run(m + dm, _sorted_run(out, nout, dm, ph.field, ph.tb, ph.cover, ph.draw, ph.cb))
-                held = starts.nbytes + table.nbytes + out.nbytes + logk.nbytes + logp.nbytes
-                peak = max(peak, held)
-                if lo % (16 * chunk) == 0:
-                    ph.disk = max(ph.disk, layers.disk_bytes())
-                if held > cap:
-                    end = Step.NO_MEMORY
-                    break
-                yield Step.GOING
-            ph.rows += len(entries) + int(ph._stats[C.ST_TTCOUNT])
-            del entries, table, out, logk, logp
-            if end is not None:
-                yield end
-                return
-        yield Step.DONE  # every layer closed without a win: lost
+                    yield end
+                    return
+            yield Step.DONE  # every layer closed without a win: lost
+        finally:
+            halt[0] = 1  # closed early (a limit, Ctrl-C, an error): no thread goes on after the phase
+            if pool is not None:
+                pool.shutdown(wait=True)
 
     steps = chunks()
 
-    def call(budget: int) -> Step:
-        want[0] = int(ph.counts[C_NODES]) + budget
+    def call(budget: int) -> Step:  # the budget is the chunks' own (left() shared among the workers)
         return next(steps)
 
     shown = -1.0
@@ -602,7 +844,9 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
             return
         shown = elapsed
         if talks:
-            progress(nodes, elapsed, phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB")
+            on = f", {workers} workers" if workers > 1 else ""
+            progress(nodes, elapsed,
+                     phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB{on}")
         else:
             progress(nodes, elapsed)
 
@@ -627,6 +871,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     except OSError as e:  # the runs waiting could not be written: the phase's memory on disk is full
         return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers, note=f"disk: {e}")
     finally:
+        steps.close()
         layers.close()
 
 
@@ -669,13 +914,12 @@ def _won_line(ph: _Phase, layers: _Layers, m_won: int, first: tuple[int, int, in
                 return None
             if entries is None:  # no such layer (below the start's)
                 continue
-            table, out, logk, logp = _arrays(len(entries))
-            logk = np.empty((max(4096, 2 * len(entries)), 3), np.uint64)
-            logp = np.empty((logk.shape[0], 2), np.int64)
-            ph._stats = np.zeros(C.NSTATS, np.int64)
-            (status, _o, _n, table, out, logk, logp), found = ph.close(entries, _index(entries), 0, len(entries),
-                                                                      table, out, logk,
-                                                                      logp, recover=True, target=target)
+            slot = _Slot(len(entries), np.zeros(1, np.int64), counts=ph.counts)
+            slot.logk = np.empty((max(4096, 2 * len(entries)), 3), np.uint64)
+            slot.logp = np.empty((slot.logk.shape[0], 2), np.int64)
+            status, _nout, found = ph.close(entries, _index(entries), 0, len(entries), slot, recover=True,
+                                            target=target)
+            logk, logp = slot.logk, slot.logp
             if status in (WON, FOUND):
                 break
         else:
@@ -733,7 +977,7 @@ def _engine_codes(ph: _Phase, steps: list[tuple[int, int, int, int]]) -> list[in
 
 
 def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-          progress: Callable[..., None] | None, compile_seconds: float) -> Outcome:
+          progress: Callable[..., None] | None, compile_seconds: float, workers: int = 1) -> Outcome:
     """The layered phase after a depth-first search ``first`` that stopped for memory: with what is left of
     the node and time limits and the same memory cap; one outcome of the two (nodes, time and positions
     added; the best line the depth-first search's, which ``first.decode`` replays)."""
@@ -742,7 +986,7 @@ def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: f
     if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
         return first
     try:
-        second = search(start, nodes, seconds, max_memory_mb, progress, compile_seconds)
+        second = search(start, nodes, seconds, max_memory_mb, progress, compile_seconds, workers)
     except UnsupportedRules:
         return first
     stats = {**first.stats, **{k: v for k, v in second.stats.items() if k.startswith("layered")}}
@@ -779,10 +1023,9 @@ def _warm_up() -> None:
     k0, k1, wp, _m = first
     f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb
     entries = np.array([[k0, k1 | f]], np.uint64)
-    table, out, logk, logp = _arrays(1)
-    ph._stats = np.zeros(C.NSTATS, np.int64)
-    (_s, nout, _n, table, out, logk, logp), _f = ph.close(entries, _index(entries), 0, 0, table, out, logk, logp)
-    _sorted_run(out, 0, 1, ph.field, ph.tb, ph.cover, ph.draw, ph.cb)
+    slot = _Slot(1, np.zeros(1, np.int64))
+    _s, nout, _f = ph.close(entries, _index(entries), 0, 0, slot)
+    ph.sorted_runs(slot, nout)
     _kway(entries, np.array([0, 1], np.int64), ph.field, ph.tb, ph.cover, ph.draw, ph.cb, np.empty((1, 2), np.uint64))
     _find(entries, _index(entries), np.uint64(k0), np.uint64(k1), ~ph.field)
     _level_of(np.uint64(k0), np.uint64(k1), 0, ph.params, ph.prob.reserve, ph.prob.talon, ph.prob.lut, 13,
