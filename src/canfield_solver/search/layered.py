@@ -205,17 +205,17 @@ def _before(rows, cur, keep, a, b):
 
 
 @njit(cache=True, nogil=True)
-def _kway(rows, offsets, field, tb, cover, draw, cb, out):
-    """Runs ``rows[offsets[i]:offsets[i + 1]]`` merged into ``out`` (or only counted, when ``out`` has no
-    rows): one row a key, in ``_cmp`` order, cover fields merged; the rows written. A binary heap of the
-    runs' cursors, so the runs are read once, front to back (they may lie on disk)."""
+def _kway(rows, los, his, field, tb, cover, draw, cb, out):
+    """Runs ``rows[los[i]:his[i]]`` merged into ``out`` (or only counted, when ``out`` has no rows): one row
+    a key, in ``_cmp`` order, cover fields merged; the rows written. A binary heap of the runs' cursors, so
+    the runs are read once, front to back (they may lie on disk)."""
     keep = ~field
-    k = offsets.shape[0] - 1
+    k = los.shape[0]
     heap = np.empty(k, np.int64)  # run numbers, ordered by their current row
-    cur = offsets[:-1].copy()
+    cur = los.copy()
     n = 0
     for r in range(k):
-        if cur[r] < offsets[r + 1]:
+        if cur[r] < his[r]:
             heap[n] = r
             n += 1
             c = n - 1
@@ -250,7 +250,7 @@ def _kway(rows, offsets, field, tb, cover, draw, cb, out):
                 out[m, 1] = k1
             m += 1
         cur[r] += 1
-        if cur[r] == offsets[r + 1]:
+        if cur[r] == his[r]:
             n -= 1
             heap[0] = heap[n]
         c = 0
@@ -269,6 +269,38 @@ def _kway(rows, offsets, field, tb, cover, draw, cb, out):
             heap[best] = b
             c = best
     return m
+
+
+@njit(cache=True, nogil=True)
+def _cuts(rows, offsets, keep, parts):
+    """Where ``parts`` key ranges begin in each run ``rows[offsets[i]:offsets[i + 1]]``: row ``p`` of the
+    result holds each run's first row not before the ``p``-th pivot (row 0 the runs' starts, row ``parts``
+    their ends). The pivots are rows of the longest run at even steps, so the ranges hold about as many
+    rows each; a key's rows all fall in one range, which ``_kway`` can merge on its own."""
+    k = offsets.shape[0] - 1
+    cuts = np.empty((parts + 1, k), np.int64)
+    cuts[0] = offsets[:-1]
+    cuts[parts] = offsets[1:]
+    longest = 0
+    for r in range(k):
+        if offsets[r + 1] - offsets[r] > offsets[longest + 1] - offsets[longest]:
+            longest = r
+    size = offsets[longest + 1] - offsets[longest]
+    for p in range(1, parts):
+        at = offsets[longest] + (size * p) // parts
+        p0 = rows[at, 0]
+        p1 = rows[at, 1] & keep
+        for r in range(k):
+            lo = max(offsets[r], cuts[p - 1, r])  # pivots do not decrease
+            hi = offsets[r + 1]
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if _cmp(rows[mid, 0], rows[mid, 1] & keep, p0, p1) < 0:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            cuts[p, r] = lo
+    return cuts
 
 
 INDEX_BITS = 18  # a layer's entries are found through their key's top bits (below the constant bit 63), at most
@@ -356,6 +388,10 @@ def _close(entries, starts, lo, hi, table, out, seen, logk, logp, params, reserv
     reps = np.zeros(8, np.int64)
     nout = 0
     seen[:] = 0
+    have = False  # level 0 holds the key (last0, last1), decoded
+    last0 = np.uint64(0)
+    last1 = np.uint64(0)
+    pm = 0
     nlog = 0
     grow_at = np.int64(table.shape[0] * TABLE_LOAD)
     for e in range(lo, hi):
@@ -378,7 +414,14 @@ def _close(entries, starts, lo, hi, table, out, seen, logk, logp, params, reserv
             logp[nlog, 1] = 0
             nlog += 1
         while read < nlog:
-            pm = R.level_from_row(logk[read, 0], logk[read, 1], params, reserve, talon, lut, cols, sc, mask, ranks)
+            if not (have and logk[read, 0] == last0 and logk[read, 1] == last1):
+                # decoded once for all the waste positions of a key that follow one another in the log
+                # (an entry's); level 0 is left as decoded, only its waste boundary moves
+                pm = R.level_from_row(logk[read, 0], logk[read, 1], params, reserve, talon, lut, cols, sc, mask,
+                                      ranks)
+                last0 = logk[read, 0]
+                last1 = logk[read, 1]
+                have = True
             R.set_waste(sc, mask, np.int64(logk[read, 2]))
             counts[C_EXPANDED] += 1
             n = K._gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, moves, True, scratch, -1, -1, -1)
@@ -579,6 +622,9 @@ class _Phase:
         self.pending: _Layers | None = None  # set by search: the runs waiting and the layers' files
         self.rows = 0
         self.disk = 0  # the most bytes its directory held (runs waiting, layers kept), looked at now and then
+        self.workers = 1
+        self.pool: ThreadPoolExecutor | None = None  # set by search for several workers
+        self._part_rows: list[int] = []  # _merge's count of each key range, for its writing pass
 
     def start_item(self) -> tuple[int, int, int, int] | None:
         """(k0, k1, waste position, m) of the start; None when its key is not short."""
@@ -604,8 +650,24 @@ class _Phase:
         self.layers.add(m, run)
 
     def entries(self, m: int) -> np.ndarray:
-        return self.layers.take(m, lambda rows, offs, out: _kway(rows, offs, self.field, self.tb, self.cover,
-                                                                    self.draw, self.cb, out))
+        return self.layers.take(m, self._merge)
+
+    def _merge(self, rows: np.ndarray, offsets: np.ndarray, out: np.ndarray) -> int:
+        """The runs ``rows[offsets[i]:offsets[i + 1]]`` merged into ``out`` (counted only when ``out`` has no
+        rows), in as many key ranges as there are workers, each merged by one: the rows written."""
+        pool = self.pool
+        parts = self.workers if pool is not None and offsets[-1] >= 1 << 16 else 1
+        cuts = _cuts(rows, offsets, ~self.field, parts)
+        at = np.concatenate(([0], np.cumsum(self._part_rows))) if len(out) else None
+
+        def merge(p: int) -> int:
+            part = out if at is None else out[at[p]:at[p + 1]]
+            return _kway(rows, cuts[p], cuts[p + 1], self.field, self.tb, self.cover, self.draw, self.cb, part)
+
+        counts = list(pool.map(merge, range(parts)) if pool is not None and parts > 1 else map(merge, range(parts)))
+        if at is None:
+            self._part_rows = counts  # for the writing pass
+        return sum(counts)
 
     def pending_rows(self) -> int:
         return self.layers.rows()
@@ -784,6 +846,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         """Close the layers in order, a chunk of entries a step (one ``Step`` each, as each chunk ends)."""
         nonlocal peak, held, nlayers, m
         pool = ThreadPoolExecutor(workers, thread_name_prefix="canfield-layer") if workers > 1 else None
+        ph.pool, ph.workers = pool, workers
         try:
             while ph.pending:
                 m = ph.layers.first()
@@ -1001,7 +1064,7 @@ def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: f
                    stats=stats)
 
 
-ENTRY_POINTS = (_close, _sorted_run, _kway, _index, _find, _level_of)  # what warm_up compiles
+ENTRY_POINTS = (_close, _sorted_run, _kway, _cuts, _index, _find, _level_of)  # what warm_up compiles
 
 
 @functools.cache  # once a process
@@ -1026,7 +1089,9 @@ def _warm_up() -> None:
     slot = _Slot(1, np.zeros(1, np.int64))
     _s, nout, _f = ph.close(entries, _index(entries), 0, 0, slot)
     ph.sorted_runs(slot, nout)
-    _kway(entries, np.array([0, 1], np.int64), ph.field, ph.tb, ph.cover, ph.draw, ph.cb, np.empty((1, 2), np.uint64))
+    _kway(entries, np.array([0], np.int64), np.array([1], np.int64), ph.field, ph.tb, ph.cover, ph.draw, ph.cb,
+          np.empty((1, 2), np.uint64))
+    _cuts(entries, np.array([0, 1], np.int64), ~ph.field, 2)
     _find(entries, _index(entries), np.uint64(k0), np.uint64(k1), ~ph.field)
     _level_of(np.uint64(k0), np.uint64(k1), 0, ph.params, ph.prob.reserve, ph.prob.talon, ph.prob.lut, 13,
               np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8), np.zeros((2, C.NSC), np.int64), np.zeros(2, np.uint64))
