@@ -199,12 +199,13 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
               help="Solve from the position after these moves (one per line, or a JSON list).")
 @search_limit_options
 @click.option("--jobs", "-j", "workers", type=Whole(1, 256), default=1, show_default=True,
-              help="Threads that search this one deal together, sharing one table (--max-memory): the same "
-                   "verdict sooner on several cores; node counts and the winning line vary from run to run.")
+              help="Threads that search this one deal together, sharing one table (--max-memory), and that "
+                   "close each layer of the layered proof together: the same verdict sooner on several cores; "
+                   "node counts and the winning line vary from run to run.")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="auto: the depth-first search, then, if its table fills --max-memory, the layered proof "
                    "(positions kept a few layers of progress at a time) with the time and nodes left; "
-                   "depth-first: never switch; layered: the layered proof alone, one thread.")
+                   "depth-first: never switch; layered: the layered proof alone.")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_option
