@@ -57,6 +57,7 @@ def _layers(monkeypatch):
     return seen
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("preset", SHORT_RULES)
 @settings(max_examples=examples(6), deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -72,6 +73,7 @@ def test_the_layered_phase_on_workers_agrees_with_the_exhaustive_search(preset, 
     assert (res.verdict is Verdict.SOLVED) == truth, (preset, seed, workers, res.verdict)
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile"])
 def test_every_layer_holds_the_same_entries_on_any_worker_count(preset, monkeypatch):
     """Lost reduced deals closed on 1, 2, 3 and 4 workers: the same layers with the same rows (keys and the
