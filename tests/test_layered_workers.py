@@ -127,6 +127,13 @@ def test_limits_end_a_phase_on_workers_unknown_with_no_thread_left(limits, limit
     assert threading.active_count() == before
 
 
+@pytest.mark.parametrize("workers", [1, 3])
+def test_a_node_limit_past_int64_is_no_limit(workers):
+    """A node limit no search reaches (the generated API calls pass ones past 2**63) runs the phase to its end."""
+    res = solve(0, method="layered", workers=workers, max_nodes=2**70)
+    assert res.verdict is Verdict.UNSOLVABLE and res.limit is None
+
+
 def test_a_failing_worker_fails_the_run_and_stops_the_others(monkeypatch):
     """A worker that raises (a bug) is never read as a verdict: the error reaches the caller, the other
     workers stop, and the layers' directory is removed."""

@@ -756,7 +756,7 @@ class _Closing:
             left = self.left()
             if left is None:
                 return lo, 2**62
-            budget = -(-(left - sum(self.reserved.values())) // self.workers)
+            budget = min(-(-(left - sum(self.reserved.values())) // self.workers), 2**62)  # an int64 for _close
             self.reserved[i] = max(budget, 0)
             return lo, budget
 
