@@ -2,6 +2,7 @@
 
     python benchmarks/bench_solve.py                      # seeds 0-199, canfield and canfield-whole-pile, 30 s
     python benchmarks/bench_solve.py --seeds 0:50 --max-seconds 5 --rules canfield --jobs 2 --out results.json
+    python benchmarks/bench_solve.py --seeds 0:300 --max-seconds 120 --jobs 1 --workers 2   # both cores on each deal
 
 Prints, per preset: counts per verdict, median / p90 / max seconds, mean
 nodes per second, total wall time and the peak RSS of the workers. With
@@ -26,11 +27,11 @@ def _init() -> None:
     solve(2)  # compile / load the cached kernel before timing
 
 
-def _work(args: tuple[int, str, float]) -> dict:
+def _work(args: tuple[int, str, float, int]) -> dict:
     from canfield_solver.solver import solve
 
-    seed, rules, max_seconds = args
-    r = solve(seed, rules, max_seconds=max_seconds)
+    seed, rules, max_seconds, workers = args
+    r = solve(seed, rules, max_seconds=max_seconds, workers=workers)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"seed": seed, "rules": rules, "verdict": r.verdict.value, "seconds": r.seconds, "nodes": r.nodes,
             "positions": r.positions, "best_score": r.best_score, "moves": len(r.moves), "rss_mb": rss_mb}
@@ -46,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", default="0:200", help="START:STOP (default 0:200)")
     ap.add_argument("--rules", default="canfield,canfield-whole-pile", help="comma-separated presets")
     ap.add_argument("--max-seconds", type=float, default=30.0)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes, one deal each at a time")
+    ap.add_argument("--workers", type=int, default=1, help="threads on each deal (solve(workers=N), --jobs N "
+                    "of the CLI)")
+    ap.add_argument("--tail", type=float, default=None, help="also list every deal that took at least this "
+                    "many seconds")
     ap.add_argument("--out", default=None, help="write per-seed results to this JSON file")
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
@@ -55,13 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     with ctx.Pool(a.jobs, initializer=_init) as pool:
         for rules in a.rules.split(","):
             t0 = time.perf_counter()
-            rows = pool.map(_work, [(s, rules, a.max_seconds) for s in range(lo, hi)], chunksize=1)
+            rows = pool.map(_work, [(s, rules, a.max_seconds, a.workers) for s in range(lo, hi)], chunksize=1)
             wall = time.perf_counter() - t0
             all_rows += rows
             secs = [r["seconds"] for r in rows]
             counts = {v: sum(r["verdict"] == v for r in rows) for v in ("solved", "unsolvable", "unknown")}
             nps = sum(r["nodes"] for r in rows) / max(sum(secs), 1e-9)
-            print(f"{rules}: seeds {lo}..{hi - 1}, {a.jobs} workers, {a.max_seconds:g} s limit")
+            print(f"{rules}: seeds {lo}..{hi - 1}, {a.jobs} workers x {a.workers} threads, "
+                  f"{a.max_seconds:g} s limit")
             print(f"  verdicts   solved {counts['solved']}  unsolvable {counts['unsolvable']}  "
                   f"unknown {counts['unknown']}")
             print(f"  seconds    median {statistics.median(secs):.3f}  p90 {_pct(secs, 0.9):.3f}  "
@@ -71,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  peak RSS   {max(r['rss_mb'] for r in rows):.0f} MiB (largest worker)")
             slow = sorted(rows, key=lambda r: -r["seconds"])[:5]
             print("  slowest    " + ", ".join(f"{r['seed']}:{r['verdict']}:{r['seconds']:.1f}s" for r in slow))
+            print("  unknown    " + (", ".join(str(r["seed"]) for r in rows if r["verdict"] == "unknown") or "none"))
+            if a.tail is not None:
+                tail = sorted((r for r in rows if r["seconds"] >= a.tail), key=lambda r: -r["seconds"])
+                print(f"  >= {a.tail:g} s  " + (", ".join(f"{r['seed']}:{r['verdict']}:{r['seconds']:.1f}s"
+                                                       for r in tail) or "none"))
             sys.stdout.flush()
     if a.out:
         with open(a.out, "w") as fh:

@@ -25,7 +25,7 @@ from ..games import suit_neighbours as SN
 from ..games.base import GameError, replay
 from .replay_page import ReplayPage, template
 
-__all__ = ["game_frames", "game_page", "show_game"]
+__all__ = ["board", "game_frames", "game_page", "line_frame", "show_game"]
 
 
 def _code(card: int) -> str:
@@ -52,13 +52,21 @@ def _ten_columns(p: Any) -> dict[str, Any]:
 
 
 def _aces_and_kings(p: Any) -> dict[str, Any]:
-    piles = []
-    for s in range(4):
-        piles.append(_pile(f"A{s}", "CDHS"[s] + " up", [s * 13 + p.up[s] - 1]))
-    for s in range(4):
-        piles.append(_pile(f"K{s}", "CDHS"[s] + " down", [s * 13 + 13 - p.down[s]] if p.down[s] else []))
+    """The kings row (built down) above the aces row (built up), the thirteen columns below."""
+    kings = [_pile(f"K{s}", "CDHS"[s] + " down", [s * 13 + 13 - p.down[s]] if p.down[s] else [])
+             for s in range(4)]
+    aces = [_pile(f"A{s}", "CDHS"[s] + " up", [s * 13 + p.up[s] - 1]) for s in range(4)]
     cols = [_pile(f"C{i + 1}", f"C{i + 1}", col, fan=True) for i, col in enumerate(p.columns)]
-    return {"rows": [{"piles": piles}, {"piles": cols}], "sc": p.home}
+    return {"rows": [{"piles": kings, "kind": "kings"}, {"piles": aces, "kind": "aces"}, {"piles": cols}],
+            "sc": p.home}
+
+
+def board(game: str, p: Any) -> dict[str, Any]:
+    """The layout of position ``p`` of ``game`` (not ``suit-neighbours``) as the pages draw it: rows of
+    piles, each pile its id (the move notation's: ``P3``, ``C5``, ``A0``/``K0`` by suit, ``place``), face-up
+    cards and face-down count; ``sc`` the cards removed or home."""
+    draw = {"nine-packets": _nine_packets, "ten-columns": _ten_columns, "aces-and-kings": _aces_and_kings}
+    return draw[get_game(game).NAME](p)
 
 
 def _marks(game: str, move: str) -> list[str]:
@@ -72,23 +80,22 @@ def _marks(game: str, move: str) -> list[str]:
 def game_frames(game: str, start: Any, moves: Sequence[str]) -> list[dict[str, Any]]:
     """The position before the first move and after every move, as the page draws them."""
     m = get_game(game)
-    draw = {"nine-packets": _nine_packets, "ten-columns": _ten_columns, "aces-and-kings": _aces_and_kings}[m.NAME]
     out, p = [], start
     for i, mv in enumerate(moves, 1):
-        f = draw(p)
+        f = board(game, p)
         f["mark"] = _marks(m.NAME, mv)
         out.append(f)
         try:
             p = m.play(p, mv)
         except GameError as e:
             raise GameError(f"move {i} ({mv!r}): {e}") from None
-    f = draw(p)
+    f = board(game, p)
     f["mark"] = []
     out.append(f)
     return out
 
 
-def _line_frame(line: Sequence[int], removed_at: int | None, sc: int, note: str) -> dict[str, Any]:
+def line_frame(line: Sequence[int], removed_at: int | None, sc: int, note: str) -> dict[str, Any]:
     piles = [_pile(f"L{i}", "", (c,)) for i, c in enumerate(line)]
     return {"rows": [{"piles": piles, "line": True}], "sc": sc, "note": note,
             "mark": [] if removed_at is None else [f"L{removed_at}"]}
@@ -112,9 +119,9 @@ def game_page(game: str, seed: int, moves: Sequence[str] = (), *, summary: str =
         sizes = [len(s) for s in tr.starts]
         for k, r in enumerate(tr.removals):
             note = f"round {r.round}: {r.laid} of {sizes[r.round - 1]} cards laid"
-            frames.append(_line_frame(r.before, r.index, k, note))
+            frames.append(line_frame(r.before, r.index, k, note))
             texts.append(str(r))
-        frames.append(_line_frame(tr.left, None, len(tr.removals), f"after round 3: {len(tr.left)} cards left"))
+        frames.append(line_frame(tr.left, None, len(tr.removals), f"after round 3: {len(tr.left)} cards left"))
         data = {"frames": frames, "moves": texts, "full": 48, "unit": "cards removed"}
         return _render(title, summary or f"{'won' if tr.won else 'lost'}: {len(tr.left)} cards left after round 3",
                        data, texts)

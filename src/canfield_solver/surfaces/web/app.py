@@ -25,9 +25,9 @@ from starlette.routing import Route
 
 from ...engine.deal import Deal
 from ...errors import CanfieldError, install_hint
-from ..replay_page import page as replay_page
 from .meter import Meter, measure
-from .session import Game
+from .patience import GAMES, start_game
+from .session import Game, Tracked
 
 __all__ = ["API", "MAX_BODY", "MAX_GAMES", "create_app"]
 
@@ -39,9 +39,12 @@ NEW_RATE = (60, 5.0)     # per client address: a burst of 60 new games, then 5 a
 API = [
     ("GET", "/api", "this list"),
     ("POST", "/api/games", "start a game: {} (the server's deal), {\"seed\": N}, {\"pysolfc\": N} or "
-                           "{\"deal\": {...SPEC deal JSON...}}, each with an optional \"rules\": preset; 201 and the state"),
+                           "{\"deal\": {...SPEC deal JSON...}}, each with an optional \"rules\": preset; or "
+                           "{\"game\": NAME, \"seed\": N} for nine-packets, aces-and-kings, bisley, "
+                           "suit-neighbours, ten-columns, ten-columns-dealt; 201 and the state"),
     ("GET", "/api/games/{id}", "the state: layout, legal moves, moves played, meter"),
-    ("POST", "/api/games/{id}/moves", "play {\"move\": \"W>F\"} (SPEC §4 notation): the new state, or 400 and why"),
+    ("POST", "/api/games/{id}/moves", "play {\"move\": \"W>F\"} (SPEC §4 notation; the game's own for the "
+                                      "others: P3+P7, C5>A, place 1 7, C3+C8, step): the new state, or 400 and why"),
     ("POST", "/api/games/{id}/undo", "take back the last move"),
     ("POST", "/api/games/{id}/redo", "play again the last move taken back"),
     ("GET", "/api/games/{id}/hint", "the next step of a winning line, when the meter has one"),
@@ -88,25 +91,50 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
                max_memory_mb: int = 256, meter: bool = True, game_rate: tuple[int, float] = GAME_RATE,
                new_rate: tuple[int, float] = NEW_RATE) -> Starlette:
     """The app. ``initial``: what ``POST /api/games`` with an empty body starts (``{"seed": N}``,
-    ``{"pysolfc": N}`` or ``{"deal": {...}}``, optional ``"rules"``; default seed 0). ``meter=False``
+    ``{"pysolfc": N}`` or ``{"deal": {...}}``, optional ``"rules"``, or ``{"game": NAME, "seed": N}``; default
+    seed 0 of Canfield). ``meter=False``
     measures inline at each request instead of in worker processes (for tests of the API alone)."""
-    initial = dict(initial or {"seed": 0})
-    games: dict[str, Game] = {}
+    initial = dict(initial or {"seed": 0})     # or {"game": NAME, "seed": N}
+    games: dict[str, Tracked] = {}
     games_lock = threading.Lock()
     buckets: dict[str, _Bucket] = {}
     new_buckets: dict[str, _Bucket] = {}
     state: dict[str, Any] = {"meter": None}
 
+    def game_of_spec(gid: str, spec: dict[str, Any]) -> Tracked:
+        """The game a ``POST /api/games`` body asks for: Canfield's deal (``deal_of``), or one of the
+        other games (``{"game": NAME, "seed": N}``)."""
+        game = spec["game"] if "game" in spec else (initial.get("game", "canfield") if not spec else "canfield")
+        if not isinstance(game, str):
+            raise _Fail(422, f"game must be a game's name (a string), not {game!r}")
+        if game == "canfield":
+            deal, label = deal_of({k: v for k, v in spec.items() if k != "game"})
+            return Game(gid, label, deal=deal)
+        if game not in GAMES:
+            raise _Fail(422, f"unknown game {game!r}; games: {', '.join(('canfield',) + GAMES)}")
+        extra = set(spec) - {"game", "seed"}
+        if extra:
+            raise _Fail(422, f"{game} takes a seed only, not {sorted(extra)[0]!r} (deal files, PySolFC "
+                             "numbers and rules are Canfield's)")
+        seed = spec["seed"] if "seed" in spec else (initial.get("seed", 0) if initial.get("game") == game else 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise _Fail(422, f"seed must be an integer, not {seed!r}")
+        try:
+            return start_game(gid, game, seed)
+        except CanfieldError as e:
+            raise _Fail(422, str(e)) from None
+
     def deal_of(spec: dict[str, Any]) -> tuple[Deal, str]:
         allowed = {"seed", "pysolfc", "deal", "rules"}
         extra = set(spec) - allowed
         if extra:
-            raise _Fail(422, f"unknown field {sorted(extra)[0]!r} (fields: seed, pysolfc, deal, rules)")
+            raise _Fail(422, f"unknown field {sorted(extra)[0]!r} (fields: game, seed, pysolfc, deal, rules)")
         given = [k for k in ("seed", "pysolfc", "deal") if k in spec]
         if len(given) > 1:
             raise _Fail(422, f"give one of seed, pysolfc and deal, not {' and '.join(given)}")
         if not given:
-            spec = {**initial, **({"rules": spec["rules"]} if "rules" in spec else {})}
+            base = initial if "game" not in initial else {"seed": 0}
+            spec = {**base, **({"rules": spec["rules"]} if "rules" in spec else {})}
             given = [k for k in ("seed", "pysolfc", "deal") if k in spec]
         rules = spec.get("rules")
         if rules is not None and not isinstance(rules, str):
@@ -156,7 +184,7 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
     def client(request: Request) -> str:
         return request.client.host if request.client else "?"
 
-    def game_of(request: Request) -> Game:
+    def game_of(request: Request) -> Tracked:
         gid = request.path_params["id"]
         with games_lock:
             g = games.get(gid)
@@ -168,7 +196,9 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
         g.last_used = time.monotonic()
         return g
 
-    def measure_now(g: Game) -> None:
+    def measure_now(g: Tracked) -> None:
+        if not g.searched:      # suit-neighbours: the deal alone decides it, known at once
+            return
         m = state["meter"]
         if m is not None:
             m.start(g)
@@ -194,8 +224,7 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
         spec = await body(request)
         if not new_buckets.setdefault(client(request), _Bucket(*new_rate)).take():
             raise _Fail(429, "too many new games; slow down")
-        deal, label = deal_of(spec)
-        g = Game(secrets.token_urlsafe(9), deal, label)
+        g = game_of_spec(secrets.token_urlsafe(9), spec)
         with games_lock:
             while len(games) >= MAX_GAMES:
                 oldest = min(games.values(), key=lambda x: x.last_used)
@@ -264,18 +293,15 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
     async def export(request: Request) -> Response:
         g = game_of(request)
         with g.lock:
-            text = "".join(m + "\n" for m in g.moves)
-        name = g.label.replace(" ", "-")
+            text, name = g.export_text(), g.file_stem
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}-moves.txt"'})
 
     @handler
     async def replay(request: Request) -> Response:
         g = game_of(request)
         with g.lock:
-            moves, deal, label = list(g.moves), g.deal, g.label
-        p = replay_page(deal, moves, title=f"Canfield, {label}: a game of {len(moves)} moves")
-        name = label.replace(" ", "-")
-        return HTMLResponse(p.html, headers={"Content-Disposition": f'attachment; filename="{name}-replay.html"'})
+            html, name = g.replay_html(), g.file_stem
+        return HTMLResponse(html, headers={"Content-Disposition": f'attachment; filename="{name}-replay.html"'})
 
     @handler
     async def end_game(request: Request) -> Response:
@@ -319,6 +345,7 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
     routes = [
         Route("/", static("play.html", "text/html"), methods=["GET"]),
         Route("/play.js", static("play.js", "text/javascript"), methods=["GET"]),
+        Route("/play_games.js", static("play_games.js", "text/javascript"), methods=["GET"]),
         Route("/play.css", static("play.css", "text/css"), methods=["GET"]),
         Route("/page.css", static("page.css", "text/css"), methods=["GET"]),
         Route("/api", api, methods=["GET"]),

@@ -41,71 +41,102 @@ def _warm() -> bool:
     return True
 
 
-def measure(job: dict[str, Any], slot: int | None, max_seconds: float, max_memory_mb: int) -> dict[str, Any]:
-    """The meter's reading for ``job`` (``session.Game.job``): run in a worker, or inline (``slot`` None,
-    no cancelling). Returns ``{"state": "cancelled"}`` when a newer move stopped it."""
+class Cancelled(Exception):
+    """A newer move of the same game: this search's reading would be dropped, so it stops."""
+
+
+def _canfield_search(job: dict[str, Any], max_memory_mb: int,
+                     progress: Callable[[int, float], None]) -> Callable[[int, float], Any]:
     from ...engine.deal import Deal
     from ...engine.game import replay
-    from ...solver import Verdict, decide
+    from ...solver import decide
 
     deal = Deal.from_dict(job["deal"])
-    moves, gen = list(job["moves"]), job["generation"]
-    n = len(moves)
+    moves = list(job["moves"])
 
-    class Cancelled(Exception):
-        pass
-
-    def progress(nodes: int, seconds: float) -> None:
-        if slot is not None and _GEN is not None and _GEN[slot] != gen:
-            raise KeyboardInterrupt   # depth_first stops: limit "interrupted"
-
-    deadline = time.monotonic() + 2 * max_seconds    # the search back shares one more limit's worth
-
-    def verdict_after(k: int) -> Any:
-        left = max(0.05, min(max_seconds, deadline - time.monotonic()))
-        r = decide(replay(deal, moves[:k]).position, max_seconds=left, max_memory_mb=max_memory_mb,
+    def search(k: int, seconds: float) -> Any:
+        r = decide(replay(deal, moves[:k]).position, max_seconds=seconds, max_memory_mb=max_memory_mb,
                    progress=progress)
         if r.limit == "interrupted":
             raise Cancelled
         return r
 
+    return search
+
+
+def measure(job: dict[str, Any], slot: int | None, max_seconds: float, max_memory_mb: int) -> dict[str, Any]:
+    """The meter's reading for ``job`` (``session.Game.job`` or ``patience.PatienceGame.job``): run in a
+    worker, or inline (``slot`` None, no cancelling). Returns ``{"state": "cancelled"}`` when a newer move
+    stopped it. A Canfield search stops within milliseconds of the newer move; a search of one of the other
+    games (whose solvers take no progress call) runs to its own limit, and the search back stops before
+    its next step."""
+    gen = job["generation"]
+
+    def stale() -> bool:
+        return slot is not None and _GEN is not None and _GEN[slot] != gen
+
+    def progress(nodes: int, seconds: float) -> None:
+        if stale():
+            raise KeyboardInterrupt   # depth_first stops: limit "interrupted"
+
+    if "game" in job:
+        from .patience import game_search
+
+        search = game_search(job, max_memory_mb)
+    else:
+        search = _canfield_search(job, max_memory_mb, progress)
     try:
-        res = verdict_after(n)
-        known: dict[int, str] = {}
-        out: dict[str, Any] = {"nodes": res.nodes, "seconds": res.seconds, "limit": res.limit}
-        if res.verdict is Verdict.SOLVED:
-            known[n] = "winnable"
-            nxt = []
-            for m in res.moves:
-                nxt.append(m)
-                if m not in ("draw", "redeal"):
-                    break
-            out.update(state="winnable", next_moves=nxt, solution=list(res.moves))
-        elif res.verdict is Verdict.UNSOLVABLE:
-            known[n] = "lost"
-            out.update(state="lost", stalled=bool(res.stalled))
-            lo = job.get("last_winnable")
-            lo = -1 if lo is None or lo >= n else lo
-            hi = n if job.get("first_lost") is None else min(n, job["first_lost"])
-            while hi - lo > 1 and time.monotonic() < deadline:   # bisect: winnable after lo moves, lost after hi
-                mid = (lo + hi) // 2
-                r = verdict_after(mid)
-                if r.verdict is Verdict.SOLVED:
-                    lo, known[mid] = mid, "winnable"
-                elif r.verdict is Verdict.UNSOLVABLE:
-                    hi, known[mid] = mid, "lost"
-                else:
-                    break
-            if hi - lo == 1:
-                out["lost_at"] = max(hi, 0)            # 0: the deal itself cannot be won
-            else:
-                out["lost_between"] = [lo + 1, hi]
-        else:
-            out.update(state="unknown", why=f"the search stopped at its {res.limit} limit")
-        out["known"] = {str(k): v for k, v in known.items()}
-        return out
+        return _reading(search, job, max_seconds, stale)
     except Cancelled:
         return {"state": "cancelled"}
+
+
+def _reading(search: Callable[[int, float], Any], job: dict[str, Any], max_seconds: float,
+             stale: Callable[[], bool]) -> dict[str, Any]:
+    from ...solver import Verdict
+
+    n = len(job["moves"])
+    deadline = time.monotonic() + 2 * max_seconds    # the search back shares one more limit's worth
+
+    def verdict_after(k: int) -> Any:
+        if stale():
+            raise Cancelled
+        return search(k, max(0.05, min(max_seconds, deadline - time.monotonic())))
+
+    res = verdict_after(n)
+    known: dict[int, str] = {}
+    out: dict[str, Any] = {"nodes": res.nodes, "seconds": res.seconds, "limit": res.limit}
+    if res.verdict is Verdict.SOLVED:
+        known[n] = "winnable"
+        nxt = []
+        for m in res.moves:
+            nxt.append(m)
+            if m not in ("draw", "redeal"):
+                break
+        out.update(state="winnable", next_moves=nxt, solution=list(res.moves))
+    elif res.verdict is Verdict.UNSOLVABLE:
+        known[n] = "lost"
+        out.update(state="lost", stalled=bool(getattr(res, "stalled", False)))
+        lo = job.get("last_winnable")
+        lo = -1 if lo is None or lo >= n else lo
+        hi = n if job.get("first_lost") is None else min(n, job["first_lost"])
+        while hi - lo > 1 and time.monotonic() < deadline:   # bisect: winnable after lo moves, lost after hi
+            mid = (lo + hi) // 2
+            r = verdict_after(mid)
+            if r.verdict is Verdict.SOLVED:
+                lo, known[mid] = mid, "winnable"
+            elif r.verdict is Verdict.UNSOLVABLE:
+                hi, known[mid] = mid, "lost"
+            else:
+                break
+        if hi - lo == 1:
+            out["lost_at"] = max(hi, 0)            # 0: the deal itself cannot be won
+        else:
+            out["lost_between"] = [lo + 1, hi]
+    else:
+        out.update(state="unknown", why=f"the search stopped at its {res.limit} limit")
+    out["known"] = {str(k): v for k, v in known.items()}
+    return out
 
 
 class Meter:

@@ -53,8 +53,16 @@ function target(dst) {
 }
 
 function draw() {
+  const other = game.game && game.game !== "canfield";
+  $("board").hidden = other; $("gboard").hidden = !other;
+  $(other ? "gboard" : "board").classList.toggle("preview", !!preview);
+  $("solution").hidden = $("hint").hidden = false; $("advice").hidden = true;
+  if (other) drawGame(); else drawCanfield();
+  drawSide();
+}
+
+function drawCanfield() {
   const f = preview ? preview.frames[preview.i] : game.frame;
-  $("board").classList.toggle("preview", !!preview);
   const stock = $("stock");
   stock.className = (f.s ? "card back" : "slot") + " target";
   stock.dataset.count = f.s;
@@ -95,6 +103,9 @@ function draw() {
     box.appendChild(fan); box.appendChild(l); t.appendChild(box);
   });
   $("status").textContent = (preview ? "Preview · " : "") + "pass " + f.p + " · " + f.sc + " of " + game.full + " cards home";
+}
+
+function drawSide() {
   if (preview) {
     $("step-at").textContent = preview.i; $("step-of").textContent = preview.moves.length;
     $("step-move").textContent = preview.i < preview.moves.length ? "· next: " + preview.moves[preview.i] : "· won";
@@ -104,7 +115,7 @@ function draw() {
   drawMeter();
   const ol = $("moves"); ol.replaceChildren();
   const lostAt = game.meter.state === "lost" ? game.meter.lost_at : null;
-  game.moves.forEach((m, i) => {
+  (game.log || game.moves).forEach((m, i) => {
     const li = document.createElement("li"); li.textContent = m;
     if (lostAt === i + 1) { li.className = "lost"; li.textContent += " \u2014 this move lost the game"; }
     ol.appendChild(li);
@@ -115,11 +126,11 @@ function draw() {
 function drawMeter() {
   const m = game.meter, box = $("meter");
   let cls = m.state, head, text = "";
-  if (game.won) { cls = "won"; head = "Won"; text = "all " + game.full + " cards are home."; }
+  if (game.won) { cls = "won"; head = "Won"; text = game.unit ? "all " + game.full + " " + game.unit + "." : "all " + game.full + " cards are home."; }
   else if (m.state === "winnable") { head = "Winnable"; text = "this position can still be won."; }
   else if (m.state === "lost") {
     head = "Lost";
-    if (m.lost_at === 0) text = "this deal cannot be won, whatever you play.";
+    if (m.lost_at === 0) text = game.game === "suit-neighbours" ? "this deal cannot be won: it leaves more than four cards after round 3." : "this deal cannot be won, whatever you play.";
     else if (m.lost_at) text = "move " + m.lost_at + " (" + game.moves[m.lost_at - 1] + ") threw the win away.";
     else if (m.lost_between) text = "the game was lost between moves " + m.lost_between[0] + " and " + m.lost_between[1] + ".";
     else text = "this position cannot be won.";
@@ -128,7 +139,8 @@ function drawMeter() {
   box.className = "meter " + cls; box.dataset.state = game.won ? "won" : m.state;
   $("meter-state").textContent = head; $("meter-text").textContent = text;
   const a = $("alert");
-  if (m.state === "lost" && m.stalled) { a.hidden = false; a.dataset.kind = "stalled"; a.textContent = "Stalled: no card can ever reach a foundation or leave the reserve or the waste again (SPEC \u00a73). Undo, or start another deal."; }
+  if (game.game && game.game !== "canfield" && game.stalled) { a.hidden = false; a.dataset.kind = "stalled"; a.textContent = game.game === "suit-neighbours" ? "The game is over: " + game.board.note + "." : "Stalled: no move is left. Undo, or start another deal."; }
+  else if (m.state === "lost" && m.stalled) { a.hidden = false; a.dataset.kind = "stalled"; a.textContent = "Stalled: no card can ever reach a foundation or leave the reserve or the waste again (SPEC \u00a73). Undo, or start another deal."; }
   else if (game.circle !== null && game.circle !== undefined) { a.hidden = false; a.dataset.kind = "circle"; a.textContent = "You are going round in circles: this position was reached after move " + game.circle + ", with no progress since."; }
   else { a.hidden = true; a.dataset.kind = ""; a.textContent = ""; }
 }
@@ -136,7 +148,10 @@ function drawMeter() {
 function show(state) {
   game = state;
   const url = new URL(location.href); url.searchParams.set("game", game.id); history.replaceState(null, "", url);
-  $("title").textContent = "Canfield \u00b7 " + game.label + (game.rules !== "canfield" ? " \u00b7 " + game.rules : "");
+  const name = GAME_TITLES[game.game || "canfield"];
+  $("title").textContent = name + " \u00b7 " + game.label + ((game.game || "canfield") === "canfield" && game.rules !== "canfield" ? " \u00b7 " + game.rules : "");
+  document.title = name + ": play";
+  $("game-name").value = game.game || "canfield";
   $("export").href = "/api/games/" + game.id + "/export"; $("replay").href = "/api/games/" + game.id + "/replay";
   draw();
   clearTimeout(polling);
@@ -180,9 +195,11 @@ document.addEventListener("keydown", (e) => {
 });
 $("new").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const kind = $("numbering").value, raw = $("number").value.trim();
+  const kind = $("numbering").value, raw = $("number").value.trim(), name = $("game-name").value;
   if (!/^\d+$/.test(raw)) { say("a deal number is a whole number", true); return; }
-  try { preview = null; $("stepper").hidden = true; show(await call("POST", "/api/games", kind === "seed" ? '{"seed": ' + raw + "}" : {pysolfc: raw})); say(""); }
+  if (name !== "canfield" && kind !== "seed") { say("PySolFC game numbers are Canfield's: choose seed", true); return; }
+  const body = name === "canfield" ? (kind === "seed" ? '{"seed": ' + raw + "}" : {pysolfc: raw}) : '{"game": "' + name + '", "seed": ' + raw + "}";
+  try { preview = null; gsel = null; snStop(); $("stepper").hidden = true; show(await call("POST", "/api/games", body)); say(""); }
   catch (err) { say(err.message, true); }
 });
 

@@ -20,7 +20,7 @@ from ...engine.moves import parse_move
 from ...errors import CanfieldError
 from ..replay_page import _frame, frames
 
-__all__ = ["Game", "MeterReading"]
+__all__ = ["Game", "MeterReading", "Tracked"]
 
 
 @dataclass
@@ -53,13 +53,13 @@ class MeterReading:
 
 
 @dataclass
-class Game:
-    """A game in progress. ``play``, ``undo``, ``redo`` raise ``CanfieldError`` with a one-line reason
-    when refused; each change starts a new ``generation`` (the meter's readings of older ones are
-    dropped when they arrive)."""
+class Tracked:
+    """What every game the server holds shares, whatever the patience: the moves played and taken back,
+    the ``generation`` of each change (the meter's readings of older ones are dropped when they arrive),
+    and what the meter knows about the positions on the way. ``Game`` (Canfield) and
+    ``patience.PatienceGame`` (MENDELEV.md's games) add the position and its rules."""
 
     id: str
-    deal: Deal
     label: str
     moves: list[str] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)
@@ -71,6 +71,107 @@ class Game:
     readings: dict[int, MeterReading] = field(default_factory=dict)
     last_used: float = field(default_factory=time.monotonic)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)   # the meter's callback may run inside
+    searched = True     # the meter searches its positions (suit-neighbours: known from the deal alone)
+
+    def _branch(self, move: str) -> None:
+        """Before ``move`` is played: redo's line goes on, or another line forgets the old one's future."""
+        n = len(self.moves)
+        if self.undone and self.undone[-1] == move:      # the move taken back: the same line
+            self.undone.pop()
+        else:
+            self.undone.clear()
+            for d in (self.known, self.readings):
+                for k in [k for k in d if k > n]:
+                    del d[k]
+
+    def _changed(self) -> None:
+        self.generation += 1
+        n = len(self.moves)
+        if n in self.readings:                           # undo, redo: the meter as it was here
+            self.meter = dataclasses.replace(self.readings[n])
+        elif self.known.get(n) == "lost":
+            self.meter = self._lost_reading(n)
+            self.readings[n] = dataclasses.replace(self.meter)
+        else:
+            self.meter = MeterReading(n)
+        self.last_used = time.monotonic()
+
+    def _lost_reading(self, n: int) -> MeterReading:
+        first = min((k for k, v in self.known.items() if v == "lost" and k <= n), default=n)
+        good = max((k for k, v in self.known.items() if v == "winnable" and k < first), default=None)
+        r = MeterReading(n, state="lost")
+        if good is not None and good == first - 1:
+            r.lost_at = first
+        return r
+
+    def _bounds(self) -> dict[str, Any]:
+        """The meter's job's common part: the moves, the generation, and the last position known to be
+        winnable and the first known lost (where the search back for the losing move starts)."""
+        good = max((k for k, v in self.known.items() if v == "winnable" and k <= len(self.moves)), default=None)
+        lost = min((k for k, v in self.known.items() if v == "lost"), default=None)
+        return {"moves": list(self.moves), "generation": self.generation, "last_winnable": good, "first_lost": lost}
+
+    def take_reading(self, generation: int, reading: dict[str, Any]) -> bool:
+        """Record a finished search; False (dropped) when the game has moved on since it started."""
+        for k, v in reading.get("known", {}).items():   # true of those positions whatever came since
+            if int(k) <= len(self.moves) or generation == self.generation:
+                self.known[int(k)] = v
+        if generation != self.generation:
+            return False
+        fields = {k: reading[k] for k in ("state", "stalled", "lost_at", "limit", "nodes", "seconds", "why")
+                  if k in reading}
+        r = MeterReading(len(self.moves), **fields)
+        r.next_moves = tuple(reading.get("next_moves", ()))
+        r.solution = tuple(reading.get("solution", ()))
+        if reading.get("lost_between"):
+            r.lost_between = tuple(reading["lost_between"])
+        self.meter = r
+        if r.state in ("winnable", "lost"):
+            self.readings[len(self.moves)] = dataclasses.replace(r)
+        return True
+
+    # What each game provides ---------------------------------------------------------------------------
+    def play(self, move: Any) -> None:
+        """Play ``move`` (text in the game's notation); ``CanfieldError`` with a one-line reason if refused."""
+        raise NotImplementedError
+
+    def undo(self) -> None:
+        raise NotImplementedError
+
+    def redo(self) -> None:
+        raise NotImplementedError
+
+    def job(self) -> dict[str, Any]:
+        """The meter's work for the current position (``meter.measure``)."""
+        raise NotImplementedError
+
+    def state(self) -> dict[str, Any]:
+        """What the page draws: the board, the legal moves, the moves played, the meter."""
+        raise NotImplementedError
+
+    def solution_frames(self) -> dict[str, Any]:
+        """The winning line from here, with the frames to step through, when the meter has one."""
+        raise NotImplementedError
+
+    def replay_html(self) -> str:
+        """The game's replay page (one HTML file)."""
+        raise NotImplementedError
+
+    def export_text(self) -> str:
+        """The moves played, one a line, as ``canfield check`` reads them."""
+        return "".join(m + "\n" for m in self.moves)
+
+    @property
+    def file_stem(self) -> str:
+        return self.label.replace(" ", "-")
+
+
+@dataclass
+class Game(Tracked):
+    """A game of Canfield in progress. ``play``, ``undo``, ``redo`` raise ``CanfieldError`` with a
+    one-line reason when refused; each change starts a new ``generation``."""
+
+    deal: Deal = field(kw_only=True)
 
     def __post_init__(self) -> None:
         self.pos = Position(self.deal)
@@ -84,14 +185,7 @@ class Game:
         m = parse_move(move)                              # MoveError (a CanfieldError) names a bad text
         before = self.pos.copy()
         self.pos.play(m)                                  # IllegalMoveError names why it is illegal
-        n = len(self.moves)
-        if self.undone and self.undone[-1] == str(m):     # the move taken back: the same line
-            self.undone.pop()
-        else:                                             # another line: forget the old one's future
-            self.undone.clear()
-            for d in (self.known, self.readings):
-                for k in [k for k in d if k > n]:
-                    del d[k]
+        self._branch(str(m))
         self._advance(str(m), before, m)
 
     def _advance(self, text: str, before: Position, m: Any) -> None:
@@ -118,53 +212,16 @@ class Game:
         self.pos.play(m)
         self._advance(self.undone.pop(), before, m)
 
-    def _changed(self) -> None:
-        self.generation += 1
-        n = len(self.moves)
-        if n in self.readings:                           # undo, redo: the meter as it was here
-            self.meter = dataclasses.replace(self.readings[n])
-        elif self.known.get(n) == "lost":
-            self.meter = self._lost_reading(n)
-            self.readings[n] = dataclasses.replace(self.meter)
-        else:
-            self.meter = MeterReading(n)
-        self.last_used = time.monotonic()
-
-    def _lost_reading(self, n: int) -> MeterReading:
-        first = min((k for k, v in self.known.items() if v == "lost" and k <= n), default=n)
-        good = max((k for k, v in self.known.items() if v == "winnable" and k < first), default=None)
-        r = MeterReading(n, state="lost")
-        if good is not None and good == first - 1:
-            r.lost_at = first
-        return r
-
     # What the meter needs and gives ------------------------------------------------------------------
     def job(self) -> dict[str, Any]:
-        """The meter's work for the current position: the deal, the moves, and the last position known to
-        be winnable (where the search back for the losing move starts)."""
-        good = max((k for k, v in self.known.items() if v == "winnable" and k <= len(self.moves)), default=None)
-        lost = min((k for k, v in self.known.items() if v == "lost"), default=None)
-        return {"deal": self.deal.to_dict(), "moves": list(self.moves), "generation": self.generation,
-                "last_winnable": good, "first_lost": lost}
+        """The meter's work for the current position: the deal and ``_bounds``."""
+        return {"deal": self.deal.to_dict(), **self._bounds()}
 
-    def take_reading(self, generation: int, reading: dict[str, Any]) -> bool:
-        """Record a finished search; False (dropped) when the game has moved on since it started."""
-        for k, v in reading.get("known", {}).items():   # true of those positions whatever came since
-            if int(k) <= len(self.moves) or generation == self.generation:
-                self.known[int(k)] = v
-        if generation != self.generation:
-            return False
-        fields = {k: reading[k] for k in ("state", "stalled", "lost_at", "limit", "nodes", "seconds", "why")
-                  if k in reading}
-        r = MeterReading(len(self.moves), **fields)
-        r.next_moves = tuple(reading.get("next_moves", ()))
-        r.solution = tuple(reading.get("solution", ()))
-        if reading.get("lost_between"):
-            r.lost_between = tuple(reading["lost_between"])
-        self.meter = r
-        if r.state in ("winnable", "lost"):
-            self.readings[len(self.moves)] = dataclasses.replace(r)
-        return True
+    def replay_html(self) -> str:
+        from ..replay_page import page as replay_page
+
+        return replay_page(self.deal, list(self.moves),
+                           title=f"Canfield, {self.label}: a game of {len(self.moves)} moves").html
 
     # What the page draws ------------------------------------------------------------------------------
     def circle(self) -> int | None:
@@ -181,7 +238,7 @@ class Game:
     def state(self) -> dict[str, Any]:
         f = _frame(self.pos)
         return {
-            "id": self.id, "label": self.label, "rules": self.deal.rules.name, "generation": self.generation,
+            "id": self.id, "game": "canfield", "label": self.label, "rules": self.deal.rules.name, "generation": self.generation,
             "frame": f, "full": 4 * self.deal.rules.ranks, "moves": list(self.moves), "can_undo": bool(self.moves),
             "can_redo": bool(self.undone), "legal": self.pos.legal_moves(), "won": self.pos.is_won(),
             "circle": self.circle(), "meter": self.meter.to_dict(),
