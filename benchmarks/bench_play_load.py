@@ -2,7 +2,10 @@
 with its own game, REQUESTS requests each, moves mixed with hints, solutions and state reads, while the
 meter's worker searches every new position.
 
-    python benchmarks/bench_play_load.py [--clients 50] [--requests 20] [--workers 1]
+    python benchmarks/bench_play_load.py [--clients 50] [--requests 20] [--workers 1] [--games all]
+
+``--games``: the games the clients play, client k the k-th of the list in turn (``all``: Canfield and
+the six other games of docs/play.md, mixed; ``canfield``: Canfield alone, as issue 31 measured).
 
 Prints the requests by kind with their median, 95th-percentile and worst latency (client side, from
 sending the request to reading the whole answer), the errors (any 5xx, a refused connection, or a 4xx
@@ -37,7 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--requests", type=int, default=20)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--settle", type=float, default=2.0, help="seconds each client waits before its last read")
+    ap.add_argument("--games", default="all", help="comma-separated games the clients play in turn, or all")
     a = ap.parse_args(argv)
+    every = ["canfield", "nine-packets", "aces-and-kings", "bisley", "suit-neighbours", "ten-columns",
+             "ten-columns-dealt"]
+    games = every if a.games == "all" else a.games.split(",")
     exe = str(Path(sys.executable).with_name("canfield"))
     srv = subprocess.Popen([exe, "play", "--seed", "0", "--no-browser", "--port", "0", "--workers", str(a.workers),
                             "--meter-seconds", "10"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -66,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
             rng = random.Random(k)
             conn = http.client.HTTPConnection(host, port, timeout=30)
 
-            def req(kind: str, method: str, path: str, body: dict | None = None, ok=(200,)) -> dict | None:
+            def req(kind: str, method: str, path: str, body: dict | None = None, ok=(200,),
+                    also: str | None = None) -> dict | None:
                 t0 = time.perf_counter()
                 try:
                     conn.request(method, path, body=None if body is None else json.dumps(body),
@@ -80,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
                 dt = time.perf_counter() - t0
                 with lock:
                     lat.setdefault(kind, []).append(dt)
+                    if also:
+                        lat.setdefault(also, []).append(dt)
                     codes[r.status] = codes.get(r.status, 0) + 1
                     if r.status not in ok and r.status != 429:
                         errors.append(f"{kind} {path}: {r.status} {data[:120]!r}")
@@ -89,20 +99,23 @@ def main(argv: list[str] | None = None) -> int:
                         decided_seen.add((out["id"], out["meter"]["moves"]) if "id" in out else id(out))
                 return out
 
-            s = req("new game", "POST", "/api/games", {"seed": k}, ok=(201,))
+            game = games[k % len(games)]
+            spec = {"seed": k} if game == "canfield" else {"game": game, "seed": k}
+            s = req("new game", "POST", "/api/games", spec, ok=(201,))
             if s is None:
                 return
             gid = s["id"]
             for _ in range(a.requests - 1):
                 x = rng.random()
                 if x < 0.6 and s["legal"]:
-                    s = req("move", "POST", f"/api/games/{gid}/moves", {"move": rng.choice(s["legal"])}) or s
+                    s = req("move", "POST", f"/api/games/{gid}/moves", {"move": rng.choice(s["legal"])},
+                            also=f"move:{game}") or s
                 elif x < 0.75:
                     s = req("state", "GET", f"/api/games/{gid}") or s
                 elif x < 0.9:
                     req("hint", "GET", f"/api/games/{gid}/hint")
                 elif x < 0.95:
-                    req("solution", "GET", f"/api/games/{gid}/solution", ok=(200, 409))
+                    req("solution", "GET", f"/api/games/{gid}/solution", ok=(200, 409, 400))
                 elif s["can_undo"]:
                     s = req("undo", "POST", f"/api/games/{gid}/undo") or s
                 time.sleep(rng.uniform(0.0, 0.05))       # a person's pace is slower; a bot's is not
@@ -120,12 +133,13 @@ def main(argv: list[str] | None = None) -> int:
         for t in threads:
             t.join()
         wall = time.perf_counter() - t0
-        total = sum(len(v) for v in lat.values())
+        total = sum(len(v) for k, v in lat.items() if not k.startswith("move:"))
+        print(f"games: {', '.join(games)}")
         print(f"{a.clients} clients x {a.requests} requests, {a.workers} meter worker(s): {total} requests in "
               f"{wall:.1f} s; status codes {dict(sorted(codes.items()))}; errors {len(errors)}")
-        print(f"{'request':>10} {'n':>5} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}")
+        print(f"{'request':>24} {'n':>5} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}")
         for kind, xs in sorted(lat.items()):
-            print(f"{kind:>10} {len(xs):5d} {1000 * statistics.median(xs):10.1f} {1000 * _pct(xs, 0.95):8.1f} "
+            print(f"{kind:>24} {len(xs):5d} {1000 * statistics.median(xs):10.1f} {1000 * _pct(xs, 0.95):8.1f} "
                   f"{1000 * max(xs):8.1f}")
         decided = sum(1 for f in final if f.get("meter", {}).get("state") in ("winnable", "lost"))
         print(f"meter: {len(decided_seen)} positions seen decided (winnable or lost) in answers during the run; "

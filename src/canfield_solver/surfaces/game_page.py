@@ -25,16 +25,17 @@ from ..games import suit_neighbours as SN
 from ..games.base import GameError, replay
 from .replay_page import ReplayPage, template
 
-__all__ = ["board", "game_frames", "game_page", "line_frame", "show_game"]
+__all__ = ["board", "card_code", "game_frames", "game_page", "line_frame", "show_game"]
 
 
-def _code(card: int) -> str:
+def card_code(card: int) -> str:
+    """A card as the pages write it: rank (10 for ten) and suit letter."""
     name = card_name(card)
     return ("10" if name[0] == "T" else name[0]) + "CDHS"[suit_of(card)]
 
 
 def _pile(pid: str, label: str, cards: Sequence[int], *, down: int = 0, fan: bool = False) -> dict[str, Any]:
-    return {"id": pid, "label": label, "cards": [_code(c) for c in cards], "down": down, "fan": fan}
+    return {"id": pid, "label": label, "cards": [card_code(c) for c in cards], "down": down, "fan": fan}
 
 
 def _nine_packets(p: Any) -> dict[str, Any]:

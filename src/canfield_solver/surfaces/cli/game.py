@@ -400,6 +400,6 @@ def rules() -> None:
     """List the rules presets of Canfield, then the other games (--game NAME)."""
     for name, r in PRESETS.items():
         click.echo(f"{name:24s} {r.description}")
-    click.echo("\nother games (--game NAME on deal, solve, check, hint, show, analyze, winrate):")
+    click.echo("\nother games (--game NAME on deal, solve, check, hint, show, analyze, winrate, play):")
     for name, text in DESCRIPTIONS.items():
         click.echo(f"{name:24s} {text}")

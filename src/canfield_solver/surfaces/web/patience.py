@@ -19,7 +19,7 @@ from ...errors import CanfieldError
 from ...games import deal_of, get_game
 from ...games import suit_neighbours as SN
 from ...games.base import replay
-from ..game_page import board, game_frames, game_page, line_frame
+from ..game_page import board, card_code, game_frames, game_page, line_frame
 from .session import MeterReading, Tracked
 
 __all__ = ["GAMES", "PatienceGame", "SuitNeighboursGame", "game_search", "start_game"]
@@ -190,12 +190,15 @@ class SuitNeighboursGame(Tracked):
     def state(self) -> dict[str, Any]:
         n = len(self.moves)
         s = self.steps[n - 1] if n else {"round": 1, "laid": 0, "of": 52, "line": (), "removed": [],
-                                          "gone": 0, "card": None}
+                                          "gone": 0, "card": None, "gone_now": []}
         done = n == len(self.steps)
         note = f"round {s['round']}: {s['laid']} of {s['of']} cards laid"
         if done:
             note = f"after round 3: {len(self.trace.left)} cards left: " + ("won" if self.trace.won else "lost")
         frame = line_frame(s["line"], None, s["gone"], note)
+        if s["gone_now"]:                      # the cards this step removed, beneath the line
+            frame["rows"].append({"piles": [{"id": "removed", "label": "removed by this card",
+                                             "cards": s["gone_now"], "down": 0, "fan": False}]})
         return {"id": self.id, "game": self.game, "label": self.label, "rules": self.game,
                 "generation": self.generation, "board": frame, "full": 48, "unit": "cards removed",
                 "moves": list(self.moves), "can_undo": bool(self.moves), "can_redo": bool(self.undone),
@@ -238,5 +241,5 @@ def _steps(tr: SN.Trace) -> list[dict[str, Any]]:
                 line = tuple(prev) + (start[n - 1],)
             out.append({"round": r, "laid": n, "of": len(start), "card": card_name(start[n - 1]), "line": line,
                         "removed": [f"{x.rule} removes {card_name(x.card)} ({why[x.rule]})" for x in mine],
-                        "gone": gone})
+                        "gone": gone, "gone_now": [card_code(x.card) for x in mine]})
     return out

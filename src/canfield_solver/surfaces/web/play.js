@@ -127,7 +127,7 @@ function drawMeter() {
   const m = game.meter, box = $("meter");
   let cls = m.state, head, text = "";
   if (game.won) { cls = "won"; head = "Won"; text = game.unit ? "all " + game.full + " " + game.unit + "." : "all " + game.full + " cards are home."; }
-  else if (m.state === "winnable") { head = "Winnable"; text = "this position can still be won."; }
+  else if (m.state === "winnable") { head = "Winnable"; text = game.game === "suit-neighbours" ? "this deal wins: four cards are left after round 3." : "this position can still be won."; }
   else if (m.state === "lost") {
     head = "Lost";
     if (m.lost_at === 0) text = game.game === "suit-neighbours" ? "this deal cannot be won: it leaves more than four cards after round 3." : "this deal cannot be won, whatever you play.";
