@@ -16,9 +16,9 @@ pytestmark = pytest.mark.integration
 pytest.importorskip("starlette", reason="needs the 'web' extra")
 
 
-@pytest.fixture(scope="module")
-def server():
-    p = subprocess.Popen([str(Path(sys.executable).with_name("canfield")), "play", "--seed", "40", "--no-browser",
+def serve(*args):
+    """``canfield play ARGS`` on a free port, one meter worker: the process and its URL once it answers."""
+    p = subprocess.Popen([str(Path(sys.executable).with_name("canfield")), "play", *args, "--no-browser",
                           "--port", "0", "--workers", "1", "--meter-seconds", "20"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = p.stdout.readline()
@@ -31,6 +31,12 @@ def server():
             break
         except OSError:
             time.sleep(0.1)
+    return p, url, line
+
+
+@pytest.fixture(scope="module")
+def server():
+    p, url, _ = serve("--seed", "40")
     yield url
     p.terminate()
     p.wait(10)

@@ -4,14 +4,10 @@ winnable after every move, a losing move named and undone, an illegal click refu
 stepped to its end, and drag-and-drop (Canfield's and aces-and-kings')."""
 
 import re
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
-from test_play_browser import api, meter_after
+from test_play_browser import api, meter_after, serve
 from test_play_games import LOSING, WON
 from test_replay_page import browser  # noqa: F401  (the fixture)
 
@@ -24,19 +20,8 @@ pytest.importorskip("starlette", reason="needs the 'web' extra")
 
 @pytest.fixture(scope="module")
 def server():
-    p = subprocess.Popen([str(Path(sys.executable).with_name("canfield")), "play", "--game", "nine-packets",
-                          "--seed", "0", "--no-browser", "--port", "0", "--workers", "1", "--meter-seconds", "20"],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = p.stdout.readline()
-    m = re.search(r"at (http://\S+/)", line)
-    assert m and "(nine-packets)" in line, line
-    url = m.group(1)
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(url + "api", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
+    p, url, line = serve("--game", "nine-packets", "--seed", "0")
+    assert "(nine-packets)" in line, line
     yield url
     p.terminate()
     p.wait(10)

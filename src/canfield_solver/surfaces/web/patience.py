@@ -42,11 +42,40 @@ def start_game(gid: str, game: str, seed: int) -> "Tracked":
 
 
 @dataclass
-class PatienceGame(Tracked):
-    """A game of one of MENDELEV.md's patiences with choices, from the deal of ``seed``."""
+class _SeededGame(Tracked):
+    """A game of MENDELEV.md's patiences from the deal of ``seed``: what undo, redo, the meter's job and the
+    files' names share."""
 
     game: str = field(kw_only=True)
     seed: int = field(kw_only=True)
+
+    def _take_back(self) -> None:
+        """Undo's change to the position (the move list is undo's)."""
+
+    def undo(self) -> None:
+        if not self.moves:
+            raise CanfieldError("nothing to undo")
+        self._take_back()
+        self.undone.append(self.moves.pop())
+        self._changed()
+
+    def redo(self) -> None:
+        if not self.undone:
+            raise CanfieldError("nothing to redo")
+        self.play(self.undone[-1])
+
+    def job(self) -> dict[str, Any]:
+        return {"game": self.game, "seed": self.seed, **self._bounds()}
+
+    @property
+    def file_stem(self) -> str:
+        return f"{self.game}-seed-{self.seed}"
+
+
+@dataclass
+class PatienceGame(_SeededGame):
+    """A game of one of MENDELEV.md's patiences with choices, from the deal of ``seed``."""
+
     searched = True     # the meter's workers search each new position
 
     def __post_init__(self) -> None:
@@ -79,20 +108,8 @@ class PatienceGame(Tracked):
                 return m                               # a pair either way round: P7+P3 is P3+P7
         return move.strip()
 
-    def undo(self) -> None:
-        if not self.moves:
-            raise CanfieldError("nothing to undo")
+    def _take_back(self) -> None:
         self._positions.pop()
-        self.undone.append(self.moves.pop())
-        self._changed()
-
-    def redo(self) -> None:
-        if not self.undone:
-            raise CanfieldError("nothing to redo")
-        self.play(self.undone[-1])
-
-    def job(self) -> dict[str, Any]:
-        return {"game": self.game, "seed": self.seed, **self._bounds()}
 
     def state(self) -> dict[str, Any]:
         full, unit = _FULL[self.rules.NAME]
@@ -117,10 +134,6 @@ class PatienceGame(Tracked):
         return game_page(self.game, self.seed, self.moves,
                          summary=f"a game of {len(self.moves)} moves played in canfield play").html
 
-    @property
-    def file_stem(self) -> str:
-        return f"{self.game}-seed-{self.seed}"
-
 
 def game_search(job: dict[str, Any], max_memory_mb: int) -> Callable[[int, float], Any]:
     """The meter's search of the position after ``k`` of ``job``'s moves (``meter._reading`` calls it,
@@ -139,14 +152,12 @@ def game_search(job: dict[str, Any], max_memory_mb: int) -> Callable[[int, float
 
 
 @dataclass
-class SuitNeighboursGame(Tracked):
+class SuitNeighboursGame(_SeededGame):
     """``suit-neighbours`` laid card by card: move ``step`` lays the next card of the round (round two and
     three lay the cards left in the order last, first, second-to-last, ...), and every removal the rules
     then make is shown with its rule. No choices: the deal alone decides it, so the meter is known at
     once (``winnable`` until the end of a won deal, ``lost`` from the deal on otherwise)."""
 
-    game: str = field(kw_only=True)
-    seed: int = field(kw_only=True)
     searched = False
 
     def __post_init__(self) -> None:
@@ -172,20 +183,6 @@ class SuitNeighboursGame(Tracked):
         self._branch("step")
         self.moves.append("step")
         self._changed()
-
-    def undo(self) -> None:
-        if not self.moves:
-            raise CanfieldError("nothing to undo")
-        self.undone.append(self.moves.pop())
-        self._changed()
-
-    def redo(self) -> None:
-        if not self.undone:
-            raise CanfieldError("nothing to redo")
-        self.play(self.undone[-1])
-
-    def job(self) -> dict[str, Any]:
-        return {"game": self.game, "seed": self.seed, **self._bounds()}
 
     def state(self) -> dict[str, Any]:
         n = len(self.moves)
@@ -217,10 +214,6 @@ class SuitNeighboursGame(Tracked):
 
     def replay_html(self) -> str:
         return game_page(self.game, self.seed).html
-
-    @property
-    def file_stem(self) -> str:
-        return f"{self.game}-seed-{self.seed}"
 
 
 def _steps(tr: SN.Trace) -> list[dict[str, Any]]:
