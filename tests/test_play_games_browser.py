@@ -192,3 +192,29 @@ def test_drag_and_drop_moves_cards(server, browser):  # noqa: F811
     drag(drv, el, target)
     assert meter_after(drv, 1) in ("winnable", "lost", "unknown")
     assert api(server, "GET", f"/api/games/{cf['id']}")["moves"] == [mv]
+
+
+def test_hint_and_the_solution_from_here_stepped_on_the_board(server, browser):  # noqa: F811
+    drv = browser
+    gid = start(drv, server, "aces-and-kings", 2)
+    line = get_game("aces-and-kings").solve(deal_of("aces-and-kings", 2)).moves
+    drv.find_element("id", "hint").click()
+    time.sleep(0.3)
+    hint = drv.find_element("id", "message").text
+    assert hint.startswith("hint: ") and hint[6:] in api(server, "GET", f"/api/games/{gid}")["legal"]
+    drv.find_element("id", "solution").click()
+    time.sleep(0.3)
+    assert drv.find_element("id", "stepper").is_displayed()
+    assert "Preview" in drv.find_element("id", "gstatus").text
+    steps = int(drv.find_element("id", "step-of").text)
+    assert steps > 0
+    sol = api(server, "GET", f"/api/games/{gid}/solution")
+    drv.find_element("id", "step-next").click()
+    drv.find_element("id", "step-next").click()
+    assert drv.find_element("id", "step-at").text == "2"
+    home = int(re.match(r"Preview · (\d+) of 52", drv.find_element("id", "gstatus").text).group(1))
+    assert home == sol["frames"][2]["sc"]
+    drv.find_element("id", "step-close").click()
+    assert not drv.find_element("id", "stepper").is_displayed()
+    assert api(server, "GET", f"/api/games/{gid}")["moves"] == []     # stepping changed nothing
+    assert line   # the deal is won (WON), so a line exists
