@@ -229,10 +229,15 @@ def _loads(text: str) -> object:
         return text
 
 
+# The other games' moves (docs/play.md), legal or not, for the live games of each kind.
+game_move = st.sampled_from(["P1+P2", "p3 + P7", "P1+P1", "C5>A", "C5>K", "C1>C2", "C14>A", "place 1 7", "place 3 3",
+                             "C3+C8", "step", "C0+C1"])
+
+
 @st.composite
 def request_(draw):
     method, path = draw(st.sampled_from(ENDPOINTS))
-    gid = draw(st.sampled_from(["{live}", "{live}", "nope", "", "0" * 40, "%00", "../x"]))
+    gid = draw(st.sampled_from(["{live}", "{live}", "{game}", "{game}", "nope", "", "0" * 40, "%00", "../x"]))
     kind = draw(st.sampled_from(["spec", "move", "json", "text"]))
     if kind == "spec":
         body: object = draw(st.fixed_dictionaries({}, optional={
@@ -241,7 +246,7 @@ def request_(draw):
             "rules": preset, "deal": st.one_of(st.just({}), st.builds(_loads, deal_text()), json_value),
             "game": st.sampled_from(game_names() + ["canfield", "x"])}))
     elif kind == "move":
-        body = {"move": draw(st.one_of(move_text, json_value))}
+        body = {"move": draw(st.one_of(move_text, json_value, game_move))}
     elif kind == "json":
         body = draw(json_value)
     else:
@@ -261,13 +266,14 @@ def test_generated_play_requests_never_answer_5xx(part):
     with TestClient(create_app({"seed": 40}, meter=False, max_seconds=0.05, game_rate=(10**6, 10**6),
                                new_rate=(10**6, 10**6))) as c:
         live = c.post("/api/games", json={}).json()["id"]
+        others = [c.post("/api/games", json={"game": g, "seed": 1}).json()["id"] for g in game_names()]
 
         @seed(9000 + part)
         @settings(max_examples=examples(PLAY_REQUESTS // PARTS), **SETTINGS)
-        @given(req=request_())
-        def run(req):
+        @given(req=request_(), other=st.sampled_from(others))
+        def run(req, other):
             method, path, gid, kind, body = req
-            url = path.replace("{id}", live if gid == "{live}" else gid)
+            url = path.replace("{id}", {"{live}": live, "{game}": other}.get(gid, gid))
             calls[0] += 1
             if kind == "text":
                 r = c.request(method, url, content=body if isinstance(body, bytes) else body.encode())

@@ -21,7 +21,8 @@ from canfield_solver.surfaces.web.patience import GAMES  # noqa: E402
 # A won deal of each game with choices, and a move on its winning line's way that throws the win away
 # (found by the games' solvers: benchmarks aside, test_games checks those solvers against exhaustive ones).
 WON = {"nine-packets": 0, "aces-and-kings": 2, "bisley": 0, "ten-columns": 1, "ten-columns-dealt": 8}
-LOSING = {"nine-packets": (0, 0, "P1+P9"), "bisley": (0, 0, "C8>C5"), "ten-columns-dealt": (8, 3, "C3+C4")}
+LOSING = {"nine-packets": (0, 0, "P1+P9"), "aces-and-kings": (0, 12, "C2>C5"), "bisley": (0, 0, "C8>C5"),
+          "ten-columns": (1, 0, "place 1 2"), "ten-columns-dealt": (8, 3, "C3+C4")}
 
 
 @pytest.fixture(scope="module")
