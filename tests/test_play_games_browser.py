@@ -48,6 +48,17 @@ def start(drv, url, game, seed):
     return re.search(r"game=([\w-]+)", drv.current_url).group(1)
 
 
+def until(check, timeout=30.0):
+    """What ``check()`` gives once it is true (the page answers after a request to the server: under load
+    that is more than a moment)."""
+    t0 = time.monotonic()
+    while True:
+        v = check()
+        if v or time.monotonic() - t0 > timeout:
+            return v
+        time.sleep(0.05)
+
+
 def pile(drv, pid):
     return drv.find_element("css selector", f'#grows .target[data-pile="{pid}"]')
 
@@ -123,8 +134,8 @@ def test_an_illegal_click_is_refused_with_the_reason(server, browser):  # noqa: 
     tops = {p["id"]: p["cards"][0][:-1] for r in s["board"]["rows"] for p in r["piles"]}
     a, b = next((a, b) for a in tops for b in tops if a < b and tops[a] != tops[b])
     click_move(drv, "nine-packets", f"{a}+{b}")
-    time.sleep(0.3)
     msg = drv.find_element("id", "message")
+    until(lambda: "refused" in msg.text)
     assert "refused" in msg.text and "not of one rank" in msg.text and msg.get_attribute("class") == "refused"
     assert api(server, "GET", f"/api/games/{gid}")["moves"] == []
     start(drv, server, "bisley", 0)
@@ -147,8 +158,7 @@ def test_suit_neighbours_stepped_to_its_end(server, browser, seed):  # noqa: F81
         if api(server, "GET", f"/api/games/{gid}")["over"]:
             break
         time.sleep(0.1)
-    time.sleep(0.5)
-    status = drv.find_element("id", "gstatus").text
+    status = until(lambda: (t := drv.find_element("id", "gstatus").text) and "after round 3" in t and t)
     assert f"after round 3: {len(tr.left)} cards left" in status
     assert drv.find_element("id", "meter").get_attribute("data-state") == ("won" if tr.won else "lost")
     assert len(drv.find_elements("css selector", "#grows .line .card")) == len(tr.left)
@@ -199,12 +209,10 @@ def test_hint_and_the_solution_from_here_stepped_on_the_board(server, browser): 
     gid = start(drv, server, "aces-and-kings", 2)
     line = get_game("aces-and-kings").solve(deal_of("aces-and-kings", 2)).moves
     drv.find_element("id", "hint").click()
-    time.sleep(0.3)
-    hint = drv.find_element("id", "message").text
+    hint = until(lambda: drv.find_element("id", "message").text)
     assert hint.startswith("hint: ") and hint[6:] in api(server, "GET", f"/api/games/{gid}")["legal"]
     drv.find_element("id", "solution").click()
-    time.sleep(0.3)
-    assert drv.find_element("id", "stepper").is_displayed()
+    assert until(lambda: drv.find_element("id", "stepper").is_displayed())
     assert "Preview" in drv.find_element("id", "gstatus").text
     steps = int(drv.find_element("id", "step-of").text)
     assert steps > 0
