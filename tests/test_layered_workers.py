@@ -164,8 +164,10 @@ def test_a_two_worker_proof_killed_midway_says_unknown():
     import tempfile
 
     tmp = tempfile.mkdtemp()
+    # --max-seconds well past the test's own waits: on a loaded machine the layers' directory can appear
+    # close to the default 60 s, and the time limit must not end the search before Ctrl-C does.
     cmd = [sys.executable, "-m", "canfield_solver", "solve", "--seed", "3", "--method", "layered", "--jobs", "2",
-           "--json"]
+           "--max-seconds", "900", "--json"]
     env = {**os.environ, "TMPDIR": tmp}
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             env=env)
