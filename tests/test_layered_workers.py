@@ -178,7 +178,7 @@ def test_a_two_worker_proof_killed_midway_says_unknown():
         time.sleep(3)  # some layers in
         assert proc.poll() is None, proc.communicate()
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
