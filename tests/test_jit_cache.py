@@ -81,3 +81,54 @@ def test_an_edit_of_an_inlined_file_recompiles(tmp_path):
     assert after["ours"] == 105 and not after["ours_from_cache"]  # recompiled from the edited codec
     if after["numbas"] != 5:
         pytest.fail("Numba's own cache now sees an edit of another file: search/jit.py may be simplified")
+
+
+# Numba 0.58-0.61 named the cache locators with a leading underscore; a future release may rename more. The
+# package must then compile without a disk cache (never load a stale entry, never crash) and say so once.
+HIDE = '''
+import numba.core.caching as caching
+del caching.InTreeCacheLocator
+'''
+
+PROBE_HELPER = PROBE + '''
+from .jit import helper
+
+_kind_helper = helper(_nrt=False, forceinline=True)(C.move_kind)
+
+
+@njit(cache=True)
+def through_helper(mv):
+    return _kind_helper(mv) + 1
+'''
+
+RUN_FALLBACK = HIDE + '''
+import json
+from canfield_solver.search import _probe as p, jit
+a, c = int(p.ours(0x25)), int(p.through_helper(0x25))
+print(json.dumps({"ours": a, "helper": c, "disk_cache": jit.DISK_CACHE,
+                  "ours_from_cache": sum(p.ours.stats.cache_hits.values()) > 0}))
+'''
+
+
+@pytest.mark.integration  # two fresh processes, each compiling
+@needs_jit
+def test_a_numba_without_the_cache_internals_compiles_without_a_disk_cache(tmp_path):
+    pkg = tmp_path / "canfield_solver"
+    (pkg / "search").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "search" / "__init__.py").write_text("")
+    for name in ("codec.py", "jit.py"):
+        shutil.copy(SRC / "search" / name, pkg / "search" / name)
+    (pkg / "search" / "_probe.py").write_text(PROBE_HELPER)
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
+    env["PYTHONPATH"] = str(tmp_path)
+    for _ in range(2):  # the second run finds no cache written by the first: it compiles again
+        out = subprocess.run([sys.executable, "-c", RUN_FALLBACK], env=env, capture_output=True, text=True,
+                             timeout=300)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert json.loads(out.stdout.strip().splitlines()[-1]) == {
+            "ours": 5, "helper": 6, "disk_cache": False, "ours_from_cache": False}
+        lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1, out.stderr
+        assert "InTreeCacheLocator" in lines[0] and "without a disk cache" in lines[0]
+    assert not list((pkg / "search").glob("**/*.nbi"))  # nothing was written to be loaded later

@@ -22,6 +22,7 @@ from .. import compiles
 from ..engine.deal import Deal
 from ..engine.game import Position
 from ..engine.rules import get_rules
+from . import jit
 from . import kernel as K
 from .problem import _key_words, _Problem, _Tables
 
@@ -96,8 +97,9 @@ def load_kernel() -> float:
 def background() -> subprocess.Popen | None:
     """Start compiling the kernel in a process of its own, which fills Numba's cache
     under the machine's compile lock and finishes even if this process ends first. None when another
-    process is compiling it already, or the process cannot be started."""
-    if compiles.busy("kernel"):
+    process is compiling it already, when there is no disk cache to fill (``jit.DISK_CACHE``), or the
+    process cannot be started."""
+    if compiles.busy("kernel") or not jit.DISK_CACHE:  # without a disk cache its compile would help no one
         return None
     try:
         return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.compile"],

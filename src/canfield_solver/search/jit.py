@@ -10,6 +10,12 @@ the index no longer matches, so the function compiles again and its cache entry 
 
 Use ``njit`` from here exactly as Numba's (same options); ``cache=True`` gets the stamp above. Under
 ``NUMBA_DISABLE_JIT`` it returns the plain function, as Numba's does.
+
+The stamp and ``helper`` below subclass Numba internals (its cache classes and its JIT code library), which
+Numba does not promise to keep. ``pyproject.toml`` pins Numba to the releases CI tests; should this module
+meet a Numba whose internals differ all the same, ``DISK_CACHE`` is False: every function compiles with
+plain ``numba.njit`` and no disk cache (each process compiles: a slower start, never a stale load), and one
+line on stderr says so (``FALLBACK_NOTE``).
 """
 
 from __future__ import annotations
@@ -18,21 +24,61 @@ import functools
 import hashlib
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
+import numba
 from numba import config
 from numba import njit as _numba_njit
-from numba.core import codegen as _codegen
-from numba.core import compiler as _compiler
-from numba.core.caching import (
-    CompileResultCacheImpl,
-    FunctionCache,
-    InTreeCacheLocator,
-    UserProvidedCacheLocator,
-    UserWideCacheLocator,
-)
-from numba.core.registry import CPUDispatcher
+
+try:  # Numba's internals that the stamp and ``helper`` subclass (see the docstring)
+    from numba.core import codegen as _codegen
+    from numba.core import compiler as _compiler
+    from numba.core.caching import (
+        CompileResultCacheImpl,
+        FunctionCache,
+        InTreeCacheLocator,
+        UserProvidedCacheLocator,
+        UserWideCacheLocator,
+    )
+    from numba.core.registry import CPUDispatcher
+
+    _MISSING = ", ".join(
+        f"{cls.__name__}.{attr}" for cls, attrs in (
+            (FunctionCache, ("_guard_against_spurious_io_errors", "_load_overload", "_index_key")),
+            (_codegen.JITCodeLibrary, ("_finalize_final_module", "_finalize_dynamic_globals",
+                                       "_verify_declare_only_symbols")),
+            (_compiler.Compiler, ("compile_extra",)),
+            (InTreeCacheLocator, ("from_function", "get_source_stamp")),
+            (CompileResultCacheImpl, ("_locator_classes",)),
+        ) for attr in attrs if not hasattr(cls, attr))
+    if _MISSING:
+        _MISSING = "missing " + _MISSING
+except (ImportError, AttributeError) as exc:  # the classes below are then defined over stand-ins, never used
+    _MISSING = f"{type(exc).__name__}: {exc}"
+
+    class _StandIn:
+        JITCodeLibrary = Compiler = object
+
+    _codegen = _compiler = _StandIn
+    CompileResultCacheImpl = FunctionCache = InTreeCacheLocator = object
+    UserProvidedCacheLocator = UserWideCacheLocator = CPUDispatcher = object
+
+DISK_CACHE = not _MISSING  # False: every cached function compiles afresh in each process (see the docstring)
+FALLBACK_NOTE = (f"canfield-solver: Numba {numba.__version__} lacks internals its compile cache relies on "
+                 f"({_MISSING}); compiling without a disk cache (every run compiles; supported Numba: "
+                 f"see pyproject.toml)")
+_noted = False
+
+
+def _note_fallback() -> None:
+    """Say once a process, on stderr, that the disk cache is off."""
+    global _noted
+    if not _noted:
+        _noted = True
+        print(FALLBACK_NOTE, file=sys.stderr, flush=True)
+
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # src/canfield_solver
 PACKAGE = PACKAGE_ROOT.name
@@ -158,7 +204,9 @@ def njit(*args: Any, **opts: Any) -> Any:
 
     def wrap(fn: Callable) -> Any:
         disp = _numba_njit(**opts)(fn)
-        if cache and not config.DISABLE_JIT and hasattr(disp, "py_func"):
+        if cache and not config.DISABLE_JIT and not DISK_CACHE:
+            _note_fallback()  # compiled in this process, from this source: nothing on disk to be stale
+        elif cache and not config.DISABLE_JIT and hasattr(disp, "py_func"):
             disp._cache = SourcesCache(disp.py_func)
             disp._cache.uses_nrt = bool(opts.get("_nrt", True))
         return disp
@@ -242,6 +290,8 @@ def helper(**opts: Any) -> Callable[[Callable], Any]:
     def wrap(fn: Callable) -> Any:
         if config.DISABLE_JIT:
             return fn
+        if not DISK_CACHE:  # Numba's own path: wrappers and machine code the callers do not use, same callers
+            return _numba_njit(**opts)(fn)
         targetoptions = {"nopython": True, **opts, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
         return HelperDispatcher(py_func=fn, locals={}, targetoptions=targetoptions,
                                 pipeline_class=_LinkOnlyCompiler)

@@ -22,7 +22,7 @@ from .. import compiles
 from ..budget import Limit
 from ..engine.game import Position
 from . import compile as kc
-from . import depth_first, interpreted
+from . import depth_first, interpreted, jit
 from .outcome import Outcome
 
 QUICK_NODES = 50_000  # interpreted nodes at most (about 12 s on the development machine) before waiting
@@ -30,10 +30,11 @@ QUICK_CHUNK = 512     # nodes between two looks at the compile, the clock and th
 
 
 def wanted() -> bool:
-    """Whether a search now would wait for a compile: the kernel neither loaded here nor in the cache."""
+    """Whether a search now would wait for a compile: the kernel neither loaded here nor in the cache. False
+    without a disk cache (``jit.DISK_CACHE``): no other process could compile it for this one."""
     from numba import config
 
-    return not config.DISABLE_JIT and not kc.kernel_loaded() and not kc.kernel_ready()
+    return (not config.DISABLE_JIT and jit.DISK_CACHE and not kc.kernel_loaded() and not kc.kernel_ready())
 
 
 def _start_compile() -> subprocess.Popen | None:
