@@ -1,7 +1,9 @@
 """`canfield play` and a study stopped by SIGTERM (``kill``, systemd, a container runtime) or by Ctrl-C end every
 process they started: the meter's or the study's worker processes and multiprocessing's resource tracker."""
 
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -86,8 +88,84 @@ def test_a_study_leaves_nothing_running_and_keeps_its_deals(tmp_path, sig):
         assert not [p for p in started if _running(p)], f"left running after {sig.name}: {started}"
         assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
         word = "terminated" if sig == signal.SIGTERM else "interrupted"
-        assert f"canfield: {word}; finished deals are saved" in err and "Traceback" not in err
-        assert store_rows(db) >= 4
+        assert f"canfield: {word}; " in err and "Traceback" not in err
+        kept = re.search(r"(\d+) deals finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
+        assert kept, err
+        assert int(kept.group(1)) == int(kept.group(2)) == store_rows(db) >= 4  # what it says it kept, it kept
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _interrupt(cmd, when, cwd=None):
+    """Run ``cmd`` (a canfield command) in its own session, Ctrl-C it once ``when()`` holds (or at once when
+    ``when`` is None), and return (exit code, stdout, stderr)."""
+    proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", *cmd], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd)
+    try:
+        if when is not None:
+            assert _wait_for(when, 180, proc), "the command ended before the moment to interrupt it"
+        else:
+            time.sleep(0.3)  # inside the imports
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        return proc.returncode, out, err
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.integration
+@needs_jit
+@pytest.mark.parametrize("jobs,at", [(2, None), (2, 1), (2, 6), (1, 3)], ids=["imports", "2-workers-1-row",
+                                                                           "2-workers-6-rows", "inline-3-rows"])
+def test_an_interrupted_study_keeps_exactly_what_it_says(tmp_path, jobs, at):
+    """Interrupted at several moments, a study's message counts the rows it kept, and the store holds them."""
+    db = tmp_path / "s.sqlite"
+    code, _out, err = _interrupt(["winrate", "--seeds", "0:2000", "--jobs", str(jobs), "-q", "--max-seconds", "5",
+                                  "--db", str(db)], None if at is None else (lambda: store_rows(db) >= at))
+    assert code == 130 and "Traceback" not in err, err
+    kept = re.search(r"(\d+) deals finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
+    if at is None and kept is None:  # stopped before the store was made: nothing was kept, nothing said
+        assert err.strip().endswith("canfield: interrupted") and store_rows(db) == 0, err
+        return
+    assert kept, err
+    assert int(kept.group(1)) == int(kept.group(2)) == store_rows(db) >= (at or 0)
+
+
+@pytest.mark.integration
+@needs_jit
+def test_an_interrupted_parquet_study_keeps_exactly_what_it_says(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    ds = tmp_path / "ds"
+    parts = lambda: list(ds.glob("**/*.parquet"))  # noqa: E731
+    code, _out, err = _interrupt(["winrate", "--seeds", "0:2000", "--jobs", "2", "-q", "--max-seconds", "5",
+                                  "--parquet-dir", str(ds)], lambda: ds.exists() and time.sleep(8) is None)
+    assert code == 130 and "Traceback" not in err, err
+    kept = re.search(r"(\d+) deals finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
+    assert kept, err
+    rows = sum(pq.read_metadata(p).num_rows for p in parts())
+    assert int(kept.group(1)) == int(kept.group(2)) == rows > 0
+
+
+@pytest.mark.integration
+@needs_jit
+def test_an_interrupted_pick_writes_the_pack_so_far(tmp_path):
+    out = tmp_path / "pack.jsonl"
+    seen = tmp_path / "stdout"
+    proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", "pick", "--difficulty", "any", "--count", "500",
+                             "--max-seconds", "5", "--out", str(out)], stdout=open(seen, "w"),
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        # each pick is printed as it is known, long before the 500th
+        assert _wait_for(lambda: len(seen.read_text().split()) >= 6, 180, proc)
+        os.killpg(proc.pid, signal.SIGINT)
+        _o, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    printed = [int(line.split()[0]) for line in seen.read_text().splitlines()]
+    packed = [json.loads(line)["number"] for line in out.read_text().splitlines()]
+    assert packed == printed and len(packed) >= 3 and printed == sorted(printed)
+    assert f"wrote the {len(packed)} deals picked so far" in err

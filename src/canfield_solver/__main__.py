@@ -1,5 +1,5 @@
 """``python -m canfield_solver``: the ``canfield`` command."""
 
-from .surfaces.cli import main
+from ._entry import main
 
 main()

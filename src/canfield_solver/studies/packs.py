@@ -41,6 +41,8 @@ def pack_entry(row: StoredResult, rules: Any, numbering: str = "spec") -> dict[s
     """
     deal = numbered_deal(numbering, row.seed, rules)
     res = solve(deal, max_nodes=2 * row.nodes + 10_000)
+    if res.limit == "interrupted":  # Ctrl-C during the search: an interrupt, not a failure to find the line
+        raise KeyboardInterrupt
     if not res.solved:
         raise CanfieldError(f"{numbering} {row.seed}: the search did not find the winning line again")
     d = deal.to_dict()

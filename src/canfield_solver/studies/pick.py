@@ -1,15 +1,15 @@
 """Picking deals for a player or an app: winnable deals of one difficulty rating, in number order.
 
-``pick_deals`` studies numbers from ``first`` on, in batches (with the
-metrics behind the rating, ``play.difficulty``), and yields each won deal
-of the wanted rating as it is found, until it has ``count`` or has looked
-at ``max_candidates`` numbers. ``Picker.looked`` says how many it looked at.
+``pick_deals`` studies numbers from ``first`` on (one study, each deal a task,
+with the metrics behind the rating, ``play.difficulty``), and gives each won
+deal of the wanted rating in number order as soon as it is known, until it
+has ``count`` or has looked at ``max_candidates`` numbers. ``Picker.looked``
+says how many it looked at.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..engine.rules import Rules, get_rules
 from ..solver import Verdict
@@ -21,8 +21,17 @@ __all__ = ["DIFFICULTIES", "Picker", "pick_deals"]
 DIFFICULTIES = ("easy", "medium", "hard", "very-hard", "any")
 
 
+class _Enough(Exception):
+    """Raised from the study's row hook once the picker has its deals: ends the study there."""
+
+
 class Picker:
-    """Won deals of one rating from ``first`` on; iterate it for the deals, read ``looked`` afterwards."""
+    """Won deals of one rating from ``first`` on; iterate it for the deals, read ``looked`` afterwards.
+
+    ``run(emit)`` is the streaming form: one study over the candidate numbers, each deal's row taken as it
+    finishes, and ``emit(row)`` called for each pick in number order as soon as every lower number is
+    done; the study stops once ``count`` are picked. ``progress(looked, found)`` is told each number
+    looked at. Iterating the picker runs it and yields the picks."""
 
     def __init__(self, rules: "str | Rules", *, difficulty: str = "any", count: int = 10, first: int = 0,
                  numbering: str = "spec", max_candidates: int | None = None, jobs: int | None = None,
@@ -36,19 +45,38 @@ class Picker:
         self.looked = 0
         self.found = 0
 
-    def __iter__(self) -> Iterator[StoredResult]:
-        batch = max(2 * (self.jobs or os.cpu_count() or 1), min(self.count * 4, 64))
-        while self.found < self.count and self.looked < self.limit:
-            start = self.first + self.looked
-            seeds = list(range(start, min(start + batch, self.first + self.limit)))
-            self.looked += len(seeds)
-            wr = run_study(self.rules, seeds, jobs=self.jobs, max_seconds=self.max_seconds, store=self.store,
-                           with_metrics=True, numbering=self.numbering)
-            for row in wr.results:
-                if row.verdict == Verdict.SOLVED and (self.want == "any" or row.rating == self.want) \
-                        and self.found < self.count:
+    def wanted(self, row: StoredResult) -> bool:
+        return row.verdict == Verdict.SOLVED and (self.want == "any" or row.rating == self.want)
+
+    def run(self, emit: Callable[[StoredResult], None],
+            progress: Callable[[int, int], None] | None = None) -> None:
+        """Pick (see the class): ``emit`` each pick in number order as it is known."""
+        waiting: dict[int, StoredResult] = {}  # rows of numbers above one still in flight
+
+        def take(row: StoredResult) -> None:
+            waiting[row.seed] = row
+            while self.first + self.looked in waiting and self.found < self.count:
+                nxt = waiting.pop(self.first + self.looked)
+                self.looked += 1
+                if self.wanted(nxt):
                     self.found += 1
-                    yield row
+                    emit(nxt)
+                if progress is not None:
+                    progress(self.looked, self.found)
+            if self.found >= self.count:
+                raise _Enough
+
+        seeds = range(self.first, self.first + self.limit)
+        try:
+            run_study(self.rules, seeds, jobs=self.jobs, max_seconds=self.max_seconds, store=self.store,
+                      with_metrics=True, numbering=self.numbering, on_row=take)
+        except _Enough:
+            pass
+
+    def __iter__(self) -> Iterator[StoredResult]:
+        picks: list[StoredResult] = []
+        self.run(picks.append)
+        yield from picks
 
 
 def pick_deals(rules: "str | Rules", **options: Any) -> Picker:

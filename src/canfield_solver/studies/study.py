@@ -15,7 +15,7 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import ExitStack, closing
+from contextlib import ExitStack, closing, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
@@ -263,6 +263,7 @@ def run_study(
     numbering: str = "spec",
     store_as: RulesKey | None = None,
     threads: int = 1,
+    on_row: Callable[[StoredResult], None] | None = None,
 ) -> WinRate:
     """Solve every seed (skipping those the store already decided) and summarize them.
 
@@ -277,10 +278,14 @@ def run_study(
     partitioned Parquet for cluster-scale runs, one writer, no re-search).
 
     ``jobs`` local worker processes (default: the core count), or the Dask
-    cluster at ``scheduler`` (``tcp://host:port``). Each finished chunk of
-    seeds is written to the store at once, in its own transaction.
-    ``progress(done, total, counts, elapsed)`` is called as results arrive
-    (``done`` counts deals taken from the store too).
+    cluster at ``scheduler`` (``tcp://host:port``). Each deal is a task of
+    its own (``chunk`` seeds a task if given), written to the store as it
+    finishes, so an interrupt loses only the deals in flight; the
+    ``KeyboardInterrupt`` that ends a study carries ``kept``, the deals this
+    run searched and stored. ``progress(done, total, counts, elapsed)`` is
+    called as results arrive: ``done`` and the verdict counts include the
+    deals taken from the store, and ``counts`` also holds ``"searched"``
+    and ``"reused"`` (so a rate can leave out what was not searched).
 
     ``seeds`` may be a ``SeedSet`` (``parse_seeds``) or a ``range``: they are
     never materialised, and which deals are done is asked of the store one
@@ -292,7 +297,10 @@ def run_study(
     ``stored_rules(rules, numbering)`` (the follow-up pass of a two-phase
     study, ``studies.two_phase``, keeps its rows apart this way).
     ``threads``: search threads per deal (``solve(workers=...)``); with
-    ``jobs=1``, all cores on one deal at a time.
+    ``jobs=1``, all cores on one deal at a time. ``on_row(row)`` is called
+    with each deal's row as it is stored or taken from the store; an
+    exception it raises ends the study there (``pick`` stops so once it has
+    its deals), what finished being stored.
     """
     if isinstance(rules, GameKey):  # one of MENDELEV.md's games: SPEC seeds, no difficulty metrics
         if numbering != "spec" or with_metrics:
@@ -319,7 +327,8 @@ def run_study(
 
         def report() -> None:
             if progress is not None:
-                progress(tally["searched"] + tally["reused"], len(wanted), dict(counts),
+                progress(tally["searched"] + tally["reused"], len(wanted),
+                         {**counts, "searched": tally["searched"], "reused": tally["reused"]},
                          time.perf_counter() - t0)
 
         def record(rows: list[StoredResult]) -> None:
@@ -333,6 +342,9 @@ def run_study(
                 tally["searched"] += 1
                 tally["seconds"] += row.seconds
             report()
+            if on_row is not None:
+                for row in rows:
+                    on_row(row)
 
         owner = owner_id()
         size = chunk or _chunk_size(len(wanted), jobs, with_metrics)
@@ -352,6 +364,11 @@ def run_study(
                     deferred.extend(sorted(held))
                 if done:
                     tally["reused"] += len(done)
+                    for row in st.results_in(r, [(lo, hi)]) if st is not None else []:
+                        if row.seed in done:  # counted as found: the progress's counts end at the study's
+                            counts[row.verdict] += 1
+                            if on_row is not None:
+                                on_row(row)
                     report()
                 for seed in range(lo, hi):
                     if seed not in done and seed not in held:
@@ -393,6 +410,9 @@ def run_study(
                     run(free)
                 elif deferred:
                     time.sleep(min(2.0, lease / 4))
+        except KeyboardInterrupt as e:  # every finished deal is stored already, as it came: say how many
+            e.kept = tally["searched"]  # type: ignore[attr-defined]
+            raise
         finally:
             if st is not None:
                 st.release(r, owner)
@@ -442,21 +462,23 @@ def estimate_win_rate(
 
 
 def _chunk_size(n: int, jobs: int | None, with_metrics: bool) -> int:
-    if with_metrics:
-        return 1
-    workers = jobs or os.cpu_count() or 1
-    # Small chunks keep a kill cheap and the load even; 8 seeds make the per-task overhead negligible.
-    return max(1, min(8, n // (workers * 8) or 1))
+    """One deal a task: each finished deal reaches the parent, and the store, as it finishes (a chunk of
+    several held its finished deals back until its slowest was done, and lost them to a Ctrl-C). A task
+    costs well under a millisecond of the parent's time against 0.28 core-s for the mean deal at 2 s
+    (benchmarks/bench_study.py); ``chunk=`` trades that back for clusters of very fast deals."""
+    return 1
 
 
 def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple, record: Callable) -> None:
     """One worker: the deals searched in this process (no pool to start, so any script, stdin, ``python -c``
-    or a notebook can run it). Ctrl-C stops the study: a deal it cut short is not recorded."""
+    or a notebook can run it), each recorded as it finishes. Ctrl-C stops the study: a deal it cut short is
+    not recorded."""
     for c in chunks:
-        rows = _solve_chunk(rules, c, *args)
-        if any(r.limit_hit == "interrupted" for r in rows):
-            raise KeyboardInterrupt
-        record(rows)
+        for seed in c:
+            rows = _solve_chunk(rules, [seed], *args)
+            if any(r.limit_hit == "interrupted" for r in rows):
+                raise KeyboardInterrupt
+            record(rows)
 
 
 def main_reimport_problem() -> str | None:
@@ -548,7 +570,12 @@ def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple
                     "stored: run the study again to resume") from None
             print(f"canfield: a worker process died; restarting the pool and re-running "
                   f"{sum(map(len, inflight.values()))} unfinished deals", file=sys.stderr)
-        except BaseException:
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):  # deals finished before the interrupt, not yet taken: kept
+                with suppress(Exception):
+                    for f in [f for f in inflight if f.done() and not f.cancelled() and f.exception() is None]:
+                        del inflight[f]
+                        record(f.result())
             procs = list((getattr(ex, "_processes", None) or {}).values())
             ex.shutdown(wait=False, cancel_futures=True)
             for p in procs:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import time
 from contextlib import closing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -267,6 +268,8 @@ def run_followup(
     threads = 1 if scheduler else (jobs or os.cpu_count() or 1)
     done = {"searched": 0, "reused": 0, "wall": 0.0, "search": 0.0}
     rows: list[Any] = []
+    before: dict[str, int] = {}  # the counts of the batches done: the progress goes on from them
+    t0 = time.perf_counter()
     for i in range(0, max(len(chosen), 1), batch):
         part = chosen[i:i + batch]
         if not part:
@@ -274,11 +277,16 @@ def run_followup(
 
         def tell(n: int, total: int, counts: dict, elapsed: float, _at: int = i) -> None:
             if progress is not None:
-                progress(_at + n, len(chosen), counts, elapsed)
+                whole = {k: before.get(k, 0) + counts.get(k, 0) for k in set(before) | set(counts)}
+                progress(_at + n, len(chosen), whole, time.perf_counter() - t0)
 
         fw = run_study(played, part, jobs=1, max_seconds=max_seconds, max_nodes=max_nodes,
                        max_memory_mb=max_memory_mb, store=store, scheduler=scheduler, progress=tell,
                        numbering=numbering, store_as=kept_f, threads=threads, chunk=1)
+        for row in fw.results:
+            before[row.verdict] = before.get(row.verdict, 0) + 1
+        before["searched"] = before.get("searched", 0) + fw.searched
+        before["reused"] = before.get("reused", 0) + fw.reused
         done["searched"] += fw.searched
         done["reused"] += fw.reused
         done["wall"] += fw.wall_seconds

@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import time
 from typing import Any
 
 import click
 
 from ...engine.rules import Rules
+from ...errors import install_hint
 from ...games import GameKey
 from ...studies.packs import PackFile, pack_entry, verify_pack
 from ...studies.pick import DIFFICULTIES, Picker
@@ -55,15 +57,18 @@ class _StudyProgress:
                                          item_show_func=self._counts)
             self.bar.__enter__()
         self.counts = counts
-        self.rate = done / elapsed if elapsed > 0 else 0.0
-        self.bar.update(done - self.bar.pos)
+        searched = counts.get("searched", done)  # deals taken from the store are not part of the rate
+        self.rate = searched / elapsed if elapsed > 0 and searched else 0.0
+        self.bar.update(max(0, done - self.bar.pos))  # never backwards
         if done >= total:
             self.close()
 
     def _counts(self, _item: Any) -> str:
         c = self.counts
         rate = f" · {self.rate:,.1f} deals/s" if self.rate else ""
-        return f"won {c.get('solved', 0)} lost {c.get('unsolvable', 0)} unknown {c.get('unknown', 0)}{rate}"
+        reused = f" · {c['reused']:,} from the store" if c.get("reused") else ""
+        return (f"won {c.get('solved', 0)} lost {c.get('unsolvable', 0)} unknown {c.get('unknown', 0)}"
+                f"{reused}{rate}")
 
     def close(self) -> None:
         if self.bar is not None:
@@ -92,7 +97,8 @@ class _StudyProgress:
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=not_blank,
               help="Run on this Dask distributed cluster instead of local processes (needs the 'dask' extra).")
 @click.option("--chunk", type=Whole(1, 100_000), default=None,
-              help="Deals per task sent to a worker (default: up to 8, fewer for small studies).")
+              help="Deals per task sent to a worker (default 1: each deal stored as it finishes; more "
+                   "hold finished deals back until their task ends).")
 @click.option("--followup", type=Whole(min=0), default=0, show_default=True, metavar="N",
               help="Two-phase study: after the first pass, search a seeded random sample of N of the deals it "
                    "left unknown again at the --followup-* limits, and report the two-phase estimate.")
@@ -143,6 +149,11 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         return _summary(kept, seeds, db, parquet_in, as_json, followup_seed)
     if db and parquet_dir:
         raise UserError("give --db FILE or --parquet-dir DIR, not both")
+    if scheduler is not None:  # before any store file is made
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            raise UserError("--scheduler needs Dask: " + install_hint("dask"))
     saved_in = db or parquet_dir
     store: Any = None
     if parquet_dir:
@@ -156,11 +167,12 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     bar = _StudyProgress(kept.name, enabled=not quiet)
     if scheduler is None and not quiet:
         workers_compile_notice()
+    stored_before = 0
     try:
-        if store is not None and not quiet:
-            done = store.count_done(kept, max_seconds, seeds.ranges(), max_nodes=max_nodes)
-            if done:
-                click.echo(f"{saved_in}: {done} of {len(seeds)} deals already done; resuming", err=True)
+        if store is not None:
+            stored_before = store.count_done(kept, max_seconds, seeds.ranges(), max_nodes=max_nodes)
+            if stored_before and not quiet:
+                click.echo(f"{saved_in}: {stored_before} of {len(seeds)} deals already done; resuming", err=True)
         wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
                                progress=bar, max_nodes=max_nodes, max_memory_mb=max_memory_mb,
                                numbering=numbering, chunk=chunk)
@@ -174,7 +186,12 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
             wr = dataclasses.replace(wr, two_phase=tp)
     except KeyboardInterrupt as e:
         bar.close()
-        saved = f"; finished deals are saved in {saved_in}: run again to resume" if saved_in else ""
+        saved = ""
+        if store is not None:  # counted from the store itself, after its last write (Parquet: its flush)
+            store.close()
+            now = _count_done(saved_in, parquet_dir, kept, max_seconds, seeds, max_nodes)
+            saved = (f"; {now - stored_before} deals finished in this run are saved in {saved_in} "
+                     f"({now} of {len(seeds)} in all): run the same command again to resume")
         terminated = isinstance(e, Terminated)
         click.echo(f"\ncanfield: {'terminated' if terminated else 'interrupted'}{saved}", err=True)
         return 143 if terminated else 130
@@ -194,6 +211,20 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
             click.echo(f"follow-up: {tp.searched} deals searched, {tp.reused} taken from the store, "
                        f"{tp.wall_seconds:.1f} s wall")
     return 0
+
+
+def _count_done(db: str | None, parquet_dir: str | None, kept: "Rules | GameKey", max_seconds: float,
+                seeds: SeedSet, max_nodes: int | None) -> int:
+    """The first pass's deals done in the store at ``db`` or ``parquet_dir`` (read anew: after a close)."""
+    from ...studies.stores import open_stored
+
+    st = open_stored(db if parquet_dir is None else None, parquet_dir)
+    if st is None:
+        return 0
+    try:
+        return st.count_done(kept, max_seconds, seeds.ranges(), max_nodes=max_nodes)
+    finally:
+        st.close()
 
 
 def _summary(rules: "Rules | GameKey", seeds: SeedSet, db: str | None, parquet_in: str | None, as_json: bool,
@@ -233,6 +264,31 @@ def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
     return 0
 
 
+class _PickProgress:
+    """One line on stderr, redrawn in place, on a terminal only: numbers looked at, deals picked of the count,
+    numbers a second."""
+
+    def __init__(self, count: int, difficulty: str, first: int):
+        self.count, self.difficulty, self.first = count, difficulty, first
+        self.enabled = sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+        self.drawn = False
+
+    def show(self, looked: int, found: int) -> None:
+        if not self.enabled:
+            return
+        secs = time.perf_counter() - self.t0
+        rate = f" · {looked / secs:,.1f} numbers/s" if secs > 0 and looked else ""
+        click.echo(f"\r\x1b[Kpicked {found} of {self.count} {self.difficulty} · looked at {looked:,} numbers "
+                   f"from {self.first}{rate}", err=True, nl=False)
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            click.echo("\r\x1b[K", err=True, nl=False)
+            self.drawn = False
+
+
 @cli.command()
 @rules_option_no_deal
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default="any",
@@ -265,27 +321,42 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
     r = resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc is not None else None)
     picker = Picker(r, difficulty=difficulty, count=count, first=first, numbering=numbering,
                     max_candidates=max_candidates, jobs=jobs, max_seconds=max_seconds)
-    picked = []
+    picked: list[Any] = []
     picker.store = ResultStore(db) if db else None
+    bar = _PickProgress(count, difficulty, first)
+    pack = None
     try:
         pack = PackFile(out, fmt) if out else None
         if out:
             prepare_kernel()  # the pack's winning lines are found again in this process
         else:
             workers_compile_notice()
-        try:
-            for row in picker:
-                picked.append(row)
-                if pack is not None:
-                    pack.add(pack_entry(row, r, numbering))
-                if not as_json:
-                    click.echo(f"{row.seed}\t{row.rating}")
+
+        def emit(row: Any) -> None:
+            picked.append(row)
             if pack is not None:
-                pack.finish()  # the old file, if any, is replaced only by a finished pack
-        finally:
-            if pack is not None:
-                pack.close()
+                pack.add(pack_entry(row, r, numbering))
+            if not as_json:
+                bar.clear()
+                click.echo(f"{row.seed}\t{row.rating}")  # each pick as it is known, in number order
+            bar.show(picker.looked, len(picked))
+
+        picker.run(emit, progress=bar.show)
+        if pack is not None:
+            pack.finish()  # the old file, if any, is replaced only by a pack
+    except KeyboardInterrupt as e:
+        bar.clear()
+        wrote = ""
+        if pack is not None:
+            pack.finish()  # the picks so far: each was checked and written as it came
+            wrote = f"; wrote the {len(picked)} deals picked so far to {out}"
+        click.echo(f"canfield: {'terminated' if isinstance(e, Terminated) else 'interrupted'} after "
+                   f"{picker.looked} numbers{wrote}", err=True)
+        return 143 if isinstance(e, Terminated) else 130
     finally:
+        bar.clear()
+        if pack is not None:
+            pack.close()
         if picker.store is not None:
             picker.store.close()
     if out:

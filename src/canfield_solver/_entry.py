@@ -1,0 +1,37 @@
+"""The ``canfield`` command's entry point (``pyproject.toml``'s script, and ``python -m canfield_solver``).
+
+It imports the command line itself, so that a Ctrl-C at any moment (while click and the commands are
+imported, inside a command, or while the interpreter shuts down: joining a pool's threads) ends with one
+line and exit code 130, never a traceback. The commands themselves say what an interrupt kept.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+
+def _quiet_exit(code: int | str | None) -> None:
+    """Exit with ``code``; a Ctrl-C or SIGTERM from now on (the interpreter joining threads, flushing) ends
+    the process at once, silently, instead of raising into the shutdown."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except ValueError:  # not the main thread: nothing to change
+        pass
+    sys.exit(code)
+
+
+def main() -> None:
+    try:
+        from .surfaces.cli import main as run
+
+        run()
+        code: int | str | None = 0
+    except SystemExit as e:
+        code = e.code
+    except KeyboardInterrupt as e:
+        terminated = type(e).__name__ == "Terminated"
+        print(f"canfield: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        code = 143 if terminated else 130
+    _quiet_exit(code)
