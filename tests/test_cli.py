@@ -98,14 +98,20 @@ def test_empty_and_blank_option_values_are_refused(tmp_path):
 def test_an_unknown_verdict_says_what_stopped_the_search():
     res = CliRunner().invoke(cli, ["solve", "--seed", "6", "--max-nodes", "1000"])
     assert res.exit_code == 3 and "unknown" in res.output and "stopped by the nodes limit" in res.output
-    assert "to go further: --max-nodes 4000" in res.output
+    assert "to go further, run: canfield solve --seed 6 --max-nodes 4000 --jobs 2\n" in res.output
     from canfield_solver.surfaces.cli.common import go_further, why_stopped
 
     assert why_stopped("interrupted") == "interrupted (Ctrl-C)"
-    # The limits from solver.further_limits, spelled as the options (tested at that layer in test_solver.py).
-    assert go_further("memory", 60.0, None, 16, None) == "to go further: --max-memory 64 --max-seconds 240"
-    assert go_further("seconds", 0.5, None, 720, None) == "to go further: --max-seconds 2"
-    assert go_further("nodes", 60.0, 1000, 720, None) == "to go further: --max-nodes 4000"
+    # The limits from solver.further_limits, spelled as the options (tested at that layer in test_solver.py),
+    # in the user's own command line: every other option kept, the raised ones replaced, in any spelling.
+    argv = ["solve", "--seed", "110", "--rules", "canfield-whole-pile", "--max-seconds=120", "-j", "1", "--json"]
+    assert go_further("memory", 60.0, None, 16, None, argv) == \
+        "to go further, run: canfield solve --seed 110 --rules canfield-whole-pile -j 1 --json --max-memory 64 " \
+        "--max-seconds 240"
+    assert go_further("seconds", 0.5, None, 720, 1, ["solve", "--deal", "my deal.json", "--jobs", "1"]) == \
+        "to go further, run: canfield solve --deal 'my deal.json' --max-seconds 2 --jobs 2"
+    assert go_further("nodes", 60.0, 1000, 720, None, ["solve", "--max-nodes", "1000", "--seed", "6"]) == \
+        "to go further, run: canfield solve --seed 6 --max-nodes 4000"
     assert go_further("interrupted", 60.0, None, 720, 1) is None
 
 

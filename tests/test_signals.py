@@ -169,3 +169,36 @@ def test_an_interrupted_pick_writes_the_pack_so_far(tmp_path):
     packed = [json.loads(line)["number"] for line in out.read_text().splitlines()]
     assert packed == printed and len(packed) >= 3 and printed == sorted(printed)
     assert f"wrote the {len(packed)} deals picked so far" in err
+
+
+@pytest.mark.integration
+@needs_jit
+def test_a_limit_includes_the_layered_proofs_first_compile(tmp_path):
+    """The switch to the layered proof on a machine that never compiled it: a compile that would not fit in
+    what is left of --max-seconds is not started; the search stops inside the limit and says why on a line
+    of its own. (Issue 48: a 120-s limit took 154 s, the compile outside it.)"""
+    import shutil
+
+    from canfield_solver.search import layered
+    from canfield_solver.solver import load_kernel
+
+    load_kernel()  # the kernel in the package's own cache: copied below, the layered proof's entries not
+    from numba.core.caching import UserProvidedCacheLocator
+
+    src = os.path.dirname(layered.__file__)
+    cache = tmp_path / "cache"
+    dest = cache / UserProvidedCacheLocator.get_suitable_cache_subpath(layered.__file__)  # Numba's layout
+    dest.mkdir(parents=True)
+    for f in os.listdir(os.path.join(src, "__pycache__")):
+        if (f.endswith(".nbi") or f.endswith(".nbc")) and not f.startswith("layered."):
+            shutil.copy(os.path.join(src, "__pycache__", f), dest / f)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    t0 = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "canfield_solver", "solve", "--seed", "110", "--max-memory", "16",
+                          "--max-seconds", "8"], capture_output=True, text=True, env=env, timeout=300)
+    wall = time.monotonic() - t0
+    assert out.returncode == 3 and "Traceback" not in out.stderr, out.stderr
+    assert "compiling the search kernel" not in out.stderr, out.stderr  # the copied kernel was loaded
+    assert "the table is full (16 MiB)" in out.stderr and "needs its first compile" in out.stderr, out.stderr
+    assert wall < 8 + 6, wall  # the limit and a process's start, not a 28-s compile on top
+    assert "to go further, run: canfield solve --seed 110 --max-memory 64 --max-seconds 32" in out.stdout

@@ -23,6 +23,8 @@ from canfield_solver.studies.two_phase import (
 )
 from canfield_solver.surfaces.cli import cli
 
+from helpers import needs_jit
+
 Z = 1.959963984540054
 
 
@@ -223,3 +225,38 @@ def test_run_two_phase_without_a_store_and_the_cli(tmp_path):
     assert (d["two_phase"]["followup"]["won"], d["two_phase"]["followup"]["lost"]) == (tp.sample_won, tp.sample_lost)
     d2 = json.loads(CliRunner().invoke(cli, args).output.strip().splitlines()[-1])
     assert d2["two_phase"]["followup"]["searched"] == 0 and d2["two_phase"]["ci95"] == d["two_phase"]["ci95"]
+
+
+@needs_jit
+def test_progress_counts_never_go_back_and_end_at_the_table(tmp_path):
+    """Issue 48: the follow-up's counts jumped back between batches and ended at one batch's; a resumed
+    study's progress left out the stored deals and counted them in its rate."""
+    from canfield_solver.studies.two_phase import run_followup
+
+    calls = []
+
+    def progress(done, total, counts, elapsed):
+        calls.append((done, total, dict(counts)))
+
+    db = tmp_path / "p.sqlite"
+    with ResultStore(db) as st:
+        first = run_study("canfield", range(30), jobs=1, max_nodes=3_000, max_seconds=None, store=st)
+        assert first.unknown >= 9  # enough for a follow-up of three batches
+        tp = run_followup("canfield", range(30), first, sample=9, store=st, max_nodes=400_000, max_seconds=None,
+                          jobs=1, progress=progress)
+    verdicts = ("solved", "unsolvable", "unknown")
+    for (d0, _t, c0), (d1, _t1, c1) in zip(calls, calls[1:]):
+        assert d1 >= d0 and all(c1.get(v, 0) >= c0.get(v, 0) for v in verdicts), (c0, c1)
+    last = calls[-1]
+    assert last[0] == last[1] == 9
+    assert (last[2]["solved"], last[2]["unsolvable"], last[2]["unknown"]) == \
+        (tp.sample_won, tp.sample_lost, tp.sample_unknown)
+
+    calls.clear()  # resumed: every deal from the store, counted as such and not in a rate
+    with ResultStore(db) as st:
+        again = run_study("canfield", range(30), jobs=1, max_nodes=3_000, max_seconds=None, store=st,
+                          progress=progress)
+    assert again.searched == 0 and again.reused == 30
+    done, total, counts = calls[-1]
+    assert done == total == 30 and counts["searched"] == 0 and counts["reused"] == 30
+    assert (counts["solved"], counts["unsolvable"], counts["unknown"]) == (again.won, again.lost, again.unknown)

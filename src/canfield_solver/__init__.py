@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # what type checkers and editors read; at run time each name 
     from .play.transcript import format_steps, review, steps
     from .solver import SolveResult, Verdict, decide, solve
     from .studies.seeds import SeedSet, parse_seeds
-    from .studies.study import WinRate, estimate_win_rate, run_study
+    from .studies.study import StudyError, WinRate, estimate_win_rate, run_study
     from .surfaces.replay_page import ReplayPage, show
 
 # Each public name and the module it comes from: imported on first use (PEP 562), so that ``import
@@ -82,6 +82,7 @@ _WHERE = {
     "solve": ".solver",
     "SeedSet": ".studies.seeds",
     "parse_seeds": ".studies.seeds",
+    "StudyError": ".studies.study",
     "WinRate": ".studies.study",
     "estimate_win_rate": ".studies.study",
     "run_study": ".studies.study",
@@ -119,7 +120,7 @@ __all__ = [
     # play aids
     "Analysis", "Hint", "analyze", "format_steps", "hint", "review", "steps",
     # studies
-    "SeedSet", "WinRate", "estimate_win_rate", "parse_seeds", "run_study",
+    "SeedSet", "StudyError", "WinRate", "estimate_win_rate", "parse_seeds", "run_study",
     # surfaces
     "ReplayPage", "show",
 ]

@@ -2,9 +2,10 @@
 
 Numba compiles the kernel on its first call in a process, or loads it from
 its on-disk cache (``__pycache__`` beside kernel.py, or NUMBA_CACHE_DIR).
-A compile takes seconds (benchmarks/bench_compile.py); it is never counted
-as search time: solve() loads the kernel before its clock starts and
-reports the load in ``stats["compile_seconds"]``.
+A compile takes seconds (benchmarks/bench_compile.py); it is not counted
+as search time: solve() loads the kernel before the search's clock starts,
+reports the load in ``stats["compile_seconds"]`` and takes it off what is
+left of the caller's time limit.
 """
 
 from __future__ import annotations

@@ -828,7 +828,10 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
                                f"{start.rules.name!r} has one; solve it with method 'depth-first' or 'auto'")
     t_compile = time.perf_counter()
     warm_up()
-    compile_seconds += time.perf_counter() - t_compile
+    compiled = time.perf_counter() - t_compile
+    compile_seconds += compiled
+    if max_seconds is not None:  # the caller's limit bounds what it waits for, this compile included
+        max_seconds = max(0.0, max_seconds - compiled)
     t0 = time.perf_counter()
     layers = _Layers()
     ph.pending = layers

@@ -71,6 +71,7 @@ class _Group(click.Group):
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        INVOKED[:] = list(sys.argv[1:] if args is None else args)  # what a "run next" line repeats
         on_main = threading.current_thread() is threading.main_thread()
         before = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
         notices = CompileNotices()
@@ -180,7 +181,7 @@ def search_limit_options(f: Any) -> Any:
 
 def memory_option(help: str) -> Any:
     """--max-memory: the table cap of a search, in MiB."""
-    return click.option("--max-memory", "max_memory_mb", type=Whole(min=16), default=DEFAULT_MEMORY_MB,
+    return click.option("--max-memory", "max_memory_mb", type=Whole(min=1), default=DEFAULT_MEMORY_MB,
                         show_default=True, help=help)
 
 
@@ -247,6 +248,13 @@ def _about(seconds: float, source: str) -> str:
     return f"~{seconds:.0f} s on the development machine"
 
 
+# The words after ``canfield`` of the command being run (``go_further`` builds the next command from them).
+INVOKED: list[str] = []
+
+# Progress lines being redrawn in place on stderr (objects with ``clear()``): a notice erases them first.
+LIVE: list[Any] = []
+
+
 class CompileNotices:
     """``compiles.Notice``s as lines on stderr (stdout stays clean); on a terminal, while a compile runs in
     this process, a line that counts its seconds."""
@@ -256,6 +264,8 @@ class CompileNotices:
         self._thread: threading.Thread | None = None
 
     def __call__(self, n: compiles.Notice) -> None:
+        for line in LIVE:  # a progress line being drawn: the notice goes on a line of its own
+            line.clear()
         if n.phase == "start":
             click.echo(f"compiling {n.name}, first run on this machine only ({_about(n.seconds, n.source)})...",
                        err=True)
@@ -325,12 +335,35 @@ _FLAGS = (("max_nodes", "--max-nodes"), ("max_memory_mb", "--max-memory"), ("max
           ("workers", "--jobs"))
 
 
+_SHORT = {"--jobs": "-j"}
+
+
+def next_command(argv: list[str], options: dict[str, str]) -> str:
+    """The command line ``argv`` (the words after ``canfield``) with each of ``options`` (flag -> value) set
+    to its value, every other word kept as the user gave it: a line to paste."""
+    import shlex
+
+    out: list[str] = []
+    it = iter(argv)
+    for word in it:
+        flag = word.split("=", 1)[0]
+        if flag in options or any(_SHORT.get(f) == flag for f in options):
+            if "=" not in word:
+                next(it, None)  # its value
+            continue
+        out.append(word)
+    for flag, value in options.items():
+        out += [flag, value]
+    return shlex.join(["canfield", *out])
+
+
 def go_further(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
-               workers: int | None) -> str | None:
-    """``solver.further_limits`` as the options to run again with; None when there are none."""
+               workers: int | None, argv: list[str] | None = None) -> str | None:
+    """``solver.further_limits`` as the whole command to run next (``argv``, by default the command being
+    run, ``INVOKED``, with the limits raised); None when there is nothing to raise."""
     more = further_limits(limit, max_seconds, max_nodes, max_memory_mb, workers)
     if not more:
         return None
-    opts = [f"{flag} {more[key]:g}" if key == "max_seconds" else f"{flag} {more[key]}"
-            for key, flag in _FLAGS if key in more]
-    return "to go further: " + " ".join(opts)
+    options = {flag: (f"{more[key]:g}" if key == "max_seconds" else str(more[key]))
+               for key, flag in _FLAGS if key in more}
+    return "to go further, run: " + next_command(INVOKED if argv is None else argv, options)

@@ -24,6 +24,7 @@ from ...solver import solve as solve_deal
 from ..replay_page import show as show_page
 from .common import (
     EXIT_CODES,
+    LIVE,
     SECONDS,
     UserError,
     Whole,
@@ -171,9 +172,9 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
         assert res is not None
         click.echo(f"{after}: can still be won — a winning line of {len(res.moves)} more moves "
                    f"(found in {res.seconds:.3f} s)")
-        click.echo("next:")
-        for s in h.next_steps:
-            click.echo(f"  {s.number}. {s.text}")
+        click.echo(f"next, from move {len(played) + 1} on:" if played else "next:")
+        for i, s in enumerate(h.next_steps, 1):  # this line's own steps, counted from here
+            click.echo(f"  {i}. {s.text}")
     elif h.verdict is Verdict.UNSOLVABLE:
         assert res is not None
         click.echo(f"{after}: lost — no move sequence from here wins (exhaustive search: {res.nodes:,} nodes, "
@@ -252,6 +253,8 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
             line = f"{name} · {d.rules.name}: {v.value} in {result.seconds:.3f} s, {result.nodes:,} nodes"
             if v is Verdict.SOLVED:
                 line += f"; winning line of {len(result.moves)} moves"
+                if show_moves:  # --moves prints steps, a run of draws one step: say both counts
+                    line += f" ({len(steps(start, result.moves))} steps below)"
             elif v is Verdict.UNKNOWN:
                 line += f"; {why_stopped(result.limit)}"
             click.echo(line)
@@ -282,20 +285,32 @@ class _SearchProgress:
         self.drawn = False
         self.width = 0
 
-    def update(self, nodes: int, elapsed: float, phase: str | None = None) -> None:
-        """The line; ``phase`` from the layered proof: its layer, the rows waiting and the memory held."""
+    def update(self, nodes: int, elapsed: float, phase: str | None = None, event: str | None = None) -> None:
+        """The line; ``phase`` from the layered proof: its layer, the rows waiting and the memory held;
+        ``event``, a change of phase, gets a line of its own (on a terminal or not: it is not progress)."""
+        if event is not None:
+            self.clear()
+            click.echo(event, err=True)
         if self.enabled:
             line = f"searching: {nodes / 1e6:7.1f} M nodes, {elapsed:6.1f} s" + (f" · {phase}" if phase else "")
             click.echo("\r" + line.ljust(self.width), err=True, nl=False)
             self.width = len(line)
             self.drawn = True
 
+    def clear(self) -> None:
+        """Erase the line (a notice is about to be printed; the next update draws it again)."""
+        if self.drawn:
+            click.echo("\r" + " " * max(48, self.width) + "\r", err=True, nl=False)
+            self.drawn = False
+            self.width = 0
+
     def __enter__(self) -> "_SearchProgress":
+        LIVE.append(self)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        if self.drawn:
-            click.echo("\r" + " " * max(48, self.width) + "\r", err=True, nl=False)
+        LIVE.remove(self)
+        self.clear()
 
 
 def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:

@@ -106,7 +106,7 @@ class _StudyProgress:
               help="Time limit per deal of the follow-up pass (all local cores on one deal at a time).")
 @click.option("--followup-nodes", type=Whole(min=1), default=None,
               help="Node limit per deal of the follow-up pass.")
-@click.option("--followup-memory", "followup_memory_mb", type=Whole(min=16), default=None,
+@click.option("--followup-memory", "followup_memory_mb", type=Whole(min=1), default=None,
               help="Table cap in MiB for the follow-up pass (default: --max-memory).")
 @click.option("--followup-seed", type=Whole(min=0), default=0, show_default=True,
               help="Seed of the follow-up sample's draw (the same seed draws the same sample).")
