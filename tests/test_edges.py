@@ -6,7 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from canfield_solver import Deal, Limit, Position, analyze, decide, hint, solve
+from canfield_solver import CanfieldError, Deal, Limit, Position, analyze, decide, hint, solve
 from canfield_solver.games import get_game
 from canfield_solver.surfaces.cli import cli
 
@@ -33,7 +33,7 @@ def test_zero_limits_in_hint_analyze_decide_and_the_games():
 
 def test_one_mib_is_the_least_memory_and_is_honoured():
     assert solve(2, max_memory_mb=1).verdict.value == "solved"
-    with pytest.raises(Exception, match="max_memory_mb must be a positive integer"):
+    with pytest.raises(CanfieldError, match="max_memory_mb must be a positive integer"):
         solve(2, max_memory_mb=0)
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canfield_solver.engine.cards import parse_card
+from canfield_solver.errors import CanfieldError
 from canfield_solver.games import GameError, game_names, get_game
 from canfield_solver.games import aces_and_kings as A
 from canfield_solver.games import nine_packets as N
@@ -207,7 +208,7 @@ def test_limits_end_with_unknown():
     r = T.solve(p, max_nodes=50)
     assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes" and r.moves == ()
     assert N.solve(N.deal(0), max_nodes=3).verdict is Verdict.UNKNOWN
-    with pytest.raises(Exception, match="max_nodes must be a non-negative integer"):
+    with pytest.raises(CanfieldError, match="max_nodes must be a non-negative integer"):
         N.solve(N.deal(0), max_nodes=-1)
 
 

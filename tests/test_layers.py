@@ -6,7 +6,7 @@ import json
 import pytest
 
 from canfield_solver import Deal, Position, replay, solve
-from canfield_solver.errors import DealError, MoveError
+from canfield_solver.errors import CanfieldError, DealError, MoveError
 from canfield_solver.formats import numbered_deal, parse_moves, read_deal, read_moves, to_solvitaire
 from canfield_solver.play.transcript import format_steps, steps
 from canfield_solver.solver import Verdict, kernel_cached
@@ -68,7 +68,7 @@ def test_read_deal_takes_either_json_and_our_reader_names_the_other(tmp_path):
 
 def test_numbered_deal_knows_two_numberings():
     assert numbered_deal("spec", 5, "canfield") == Deal.from_seed(5)
-    with pytest.raises(Exception, match="numbering must be one of spec, pysolfc"):
+    with pytest.raises(CanfieldError, match="numbering must be one of spec, pysolfc"):
         numbered_deal("freecell", 5, "canfield")
 
 
