@@ -202,3 +202,32 @@ def test_a_limit_includes_the_layered_proofs_first_compile(tmp_path):
     assert "the table is full (16 MiB)" in out.stderr and "needs its first compile" in out.stderr, out.stderr
     assert wall < 8 + 6, wall  # the limit and a process's start, not a 28-s compile on top
     assert "to go further, run: canfield solve --seed 110 --max-memory 64 --max-seconds 32" in out.stdout
+
+
+@pytest.mark.integration
+@needs_jit
+@pytest.mark.parametrize("at", ["imports", "depth-first", "layered"])
+def test_an_interrupted_solve_says_so_in_one_line(tmp_path, at):
+    """Ctrl-C during the imports, the depth-first search or the layered proof: exit 130, no traceback, and a
+    search cut short reports unknown (interrupted), never a verdict."""
+    from canfield_solver.search import layered
+    from canfield_solver.solver import load_kernel
+
+    load_kernel()
+    layered.warm_up()  # both compiled: the moments below are searches, not compiles
+    cmd = ["solve", "--seed", "110", "--max-seconds", "300", "--json"]
+    if at == "layered":
+        cmd += ["--method", "layered"]
+    progressed = tmp_path / "started"
+
+    def searching() -> bool:  # the process has been up a while: it is past its imports, inside the search
+        if not progressed.exists():
+            progressed.write_text(str(time.time()))
+        return time.time() - float(progressed.read_text()) > 3.0
+
+    code, out, err = _interrupt(cmd, None if at == "imports" else searching)
+    assert "Traceback" not in err, err
+    if code == 130:  # the interrupt reached the command before its search ended
+        assert "interrupted" in err.splitlines()[-1] or json.loads(out)["limit"] == "interrupted", (out, err)
+    else:
+        assert code == 3 and json.loads(out)["limit"] == "interrupted", (code, out, err)

@@ -7,6 +7,7 @@ line and exit code 130, never a traceback. The commands themselves say what an i
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -19,6 +20,13 @@ def _quiet_exit(code: int | str | None) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     except ValueError:  # not the main thread: nothing to change
         pass
+    if code in (130, 143):
+        # Interrupted: what the command keeps is written (its stores closed, its pools ended, in its own
+        # clean-up). Python itself would end a process that met a Ctrl-C by re-raising SIGINT (exit -2),
+        # whatever code it exits with; this ends it with the code the docs promise.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     sys.exit(code)
 
 

@@ -86,3 +86,21 @@ def drive(call: Callable[[int], Step], nodes: Callable[[], int], *, max_nodes: i
                 size = min(2 * size, max_chunk)
     except KeyboardInterrupt:
         return Limit.INTERRUPTED
+    except SystemError as e:
+        if interrupt_inside(e):
+            return Limit.INTERRUPTED
+        raise
+
+
+def interrupt_inside(e: BaseException) -> bool:
+    """Whether ``e`` is a Ctrl-C that arrived while a compiled function ran: Numba's wrappers then return
+    with the interrupt pending, which Python reports as a ``SystemError`` ("returned a result with an
+    exception set", possibly several deep) whose first cause is the ``KeyboardInterrupt``."""
+    seen = 0
+    cur: BaseException | None = e
+    while cur is not None and seen < 32:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        cur = cur.__cause__ or cur.__context__
+        seen += 1
+    return False

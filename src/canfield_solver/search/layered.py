@@ -39,7 +39,7 @@ from typing import Callable, Generator
 import numpy as np
 
 from .. import compiles
-from ..budget import Limit, Step, drive
+from ..budget import Limit, Step, drive, interrupt_inside
 from ..engine.game import Position
 from ..errors import CanfieldError, SolverBugError
 from . import codec as C
@@ -934,6 +934,10 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         return _outcome(ph, False, limit, [], t0, compile_seconds, peak, nlayers)
     except KeyboardInterrupt:
         return _outcome(ph, False, Limit.INTERRUPTED, [], t0, compile_seconds, peak, nlayers)
+    except SystemError as e:  # Ctrl-C inside a compiled function (``budget.interrupt_inside``)
+        if interrupt_inside(e):
+            return _outcome(ph, False, Limit.INTERRUPTED, [], t0, compile_seconds, peak, nlayers)
+        raise
     except OSError as e:  # the runs waiting could not be written: the phase's memory on disk is full
         return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers, note=f"disk: {e}")
     finally:
