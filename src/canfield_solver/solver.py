@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import compiles
+from . import compiles, memory
 from .budget import Limit
 from .engine.deal import Deal
 from .engine.game import Position, replay
@@ -23,6 +23,7 @@ from .engine.rules import Rules, get_rules
 from .errors import CanfieldError, SolverBugError
 
 if TYPE_CHECKING:
+    from .memory import Cap
     from .search.outcome import Outcome
 
 __all__ = ["Verdict", "SolveResult", "SolverBugError", "solve", "decide", "further_limits", "kernel_ready",
@@ -121,6 +122,8 @@ class SolveResult:
             "max_depth": self.max_depth,
             "positions": self.positions,
             "limit": self.limit,
+            "max_memory_mb": self.stats.get("memory_cap_mb"),
+            "memory_source": self.stats.get("memory_source"),
         }
 
 
@@ -187,7 +190,7 @@ def _checked_line(outcome: "Outcome", start: Position, path: list[int], what: st
     return line
 
 
-def _result(outcome: "Outcome", start: Position, seed: int | None) -> SolveResult:
+def _result(outcome: "Outcome", start: Position, seed: int | None, cap: "Cap | None" = None) -> SolveResult:
     """The verdict of a search and its result: solved only with a line the reference engine replays to a
     win; unsolvable only for a search that ran to its end with no line cut at the depth cap."""
     r = start.rules
@@ -214,7 +217,8 @@ def _result(outcome: "Outcome", start: Position, seed: int | None) -> SolveResul
         rules=r.name,
         seed=seed,
         limit=limit,
-        stats=outcome.stats,
+        stats=outcome.stats if cap is None else {**outcome.stats, "memory_cap_mb": cap.mb,
+                                                  "memory_source": cap.source},
         best_line=tuple(best_line),
     )
 
@@ -225,7 +229,7 @@ def solve(
     *,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
-    max_memory_mb: int = DEFAULT_MEMORY_MB,
+    max_memory_mb: int | None = None,
     progress: Callable[[int, float], None] | None = None,
     workers: int = 1,
     method: str = "auto",
@@ -251,7 +255,10 @@ def solve(
 
     Limits: none on nodes or time by default (``max_seconds=None``: a hard
     deal may search for many minutes; the CLI's default is 60 s), and
-    ``max_memory_mb`` (``DEFAULT_MEMORY_MB``) on the table. ``max_seconds``
+    ``max_memory_mb`` on the table: when None, a share of the memory this
+    machine has free (``memory.machine_cap``: half of it, at least the old
+    fixed 720 MiB while that much is free), said in ``stats["memory_source"]``
+    and the JSON. ``max_seconds``
     bounds the wall time the call takes, a first compile of the kernel or
     of the layered proof included. ``progress(nodes, seconds)`` is called
     as the search goes; if it takes a ``phase`` keyword it gets the layered
@@ -265,20 +272,22 @@ def solve(
         raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
     if max_seconds is not None and (not isinstance(max_seconds, (int, float)) or max_seconds < 0):
         raise CanfieldError(f"max_seconds must be a non-negative number, not {max_seconds!r}")
-    if not isinstance(max_memory_mb, int) or max_memory_mb < 1:
+    if max_memory_mb is not None and (not isinstance(max_memory_mb, int) or max_memory_mb < 1):
         raise CanfieldError(f"max_memory_mb must be a positive integer, not {max_memory_mb!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise CanfieldError(f"workers must be a positive integer, not {workers!r}")
     if method not in METHODS:
         raise CanfieldError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     start, seed = _coerce(deal_or_position, rules)
+    cap = memory.machine_cap(1) if max_memory_mb is None else memory.Cap(max_memory_mb, "given (max_memory_mb, --max-memory)")
+    max_memory_mb = cap.mb
     if method != "layered":
         from .search import quick
 
         if quick.wanted():  # a first run: the kernel compiles in the background, the first answer need not wait
             first, spent = quick.search(start, max_nodes, max_seconds, max_memory_mb, progress)
             if first is not None:
-                return _result(first, start, seed)
+                return _result(first, start, seed, cap)
             if max_seconds is not None:
                 max_seconds = max(0.0, max_seconds - spent)
     compile_seconds = load_kernel()
@@ -307,12 +316,12 @@ def solve(
             _event(progress, outcome.nodes, outcome.seconds,
                    f"{full}; the layered proof that would go on needs its first compile (~{expect:.0f} s) and "
                    f"{max(0.0, left):.0f} s of the limit are left: stopping here")
-            return _result(outcome, start, seed)
+            return _result(outcome, start, seed, cap)
         _event(progress, outcome.nodes, outcome.seconds,
                f"{full}: going on with the layered proof, which keeps only the next layers of progress")
         outcome = layered.after(outcome, start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds,
                                  workers)
-    return _result(outcome, start, seed)
+    return _result(outcome, start, seed, cap)
 
 
 def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:

@@ -18,7 +18,7 @@ from typing import Sequence
 from ..engine.deal import Deal
 from ..engine.game import replay
 from ..engine.moves import Move
-from ..solver import DEFAULT_MEMORY_MB, SolveResult, Verdict, decide
+from ..solver import SolveResult, Verdict, decide
 from .transcript import LogReview, Step, review, steps
 
 __all__ = ["Hint", "hint", "losing_move"]
@@ -80,7 +80,7 @@ def hint(
     *,
     max_seconds: float | None = 60.0,
     max_nodes: int | None = None,
-    max_memory_mb: int = DEFAULT_MEMORY_MB,
+    max_memory_mb: int | None = None,
 ) -> Hint:
     """Decide the position after ``moves`` from ``deal`` and give the next step of a winning line.
 

@@ -19,6 +19,7 @@ from contextlib import ExitStack, closing, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
+from .. import memory
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError, install_hint
 from ..formats import NUMBERINGS, numbered_deal, parse_pysolfc_number, pysolfc_deal
@@ -207,16 +208,16 @@ def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], max_seconds: fl
     if isinstance(rules, GameKey):
         return _solve_game_chunk(rules, seeds, max_seconds, max_nodes, name or rules.name, max_memory_mb)
     name = name or (rules.name if numbering == "spec" else f"{rules.name}@{numbering}")
-    memory = max_memory_mb or DEFAULT_MEMORY_MB
+    cap_mb = max_memory_mb or DEFAULT_MEMORY_MB  # a Dask worker's, or an analysis's: the fixed default
     out = []
     for seed in seeds:
         deal = numbered_deal(numbering, seed, rules)
         if with_metrics:
-            a = analyze(deal, max_seconds=max_seconds, max_memory_mb=memory, **(analyze_options or {}))
+            a = analyze(deal, max_seconds=max_seconds, max_memory_mb=cap_mb, **(analyze_options or {}))
             out.append(StoredResult(name, seed, a.verdict, a.nodes, a.seconds, a.best_score, a.solution_length,
                                     a.redeals, max_seconds, a.limit, a.rating, a.metrics()))
             continue
-        r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=memory, workers=threads)
+        r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=cap_mb, workers=threads)
         out.append(StoredResult(
             rules=name, seed=seed, verdict=r.verdict.value, nodes=r.nodes, seconds=r.seconds,
             best_score=r.best_score, solution_length=len(r.moves), redeals=sum(m == "redeal" for m in r.moves),
@@ -395,6 +396,11 @@ def run_study(
             else:
                 _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
 
+        if max_memory_mb is None and not scheduler and not with_metrics and not isinstance(rules, GameKey):
+            # A share of this machine's free memory for each search that runs at once (``memory``); a Dask
+            # cluster's machines are not this one, and analyses keep the fixed default.
+            local = 1 if (jobs or os.cpu_count() or 1) == 1 else (jobs or os.cpu_count() or 1)
+            max_memory_mb = memory.machine_cap(local).mb
         args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering, r.name, threads)
         try:
             run(todo())

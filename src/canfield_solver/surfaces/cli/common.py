@@ -181,8 +181,22 @@ def search_limit_options(f: Any) -> Any:
 
 def memory_option(help: str) -> Any:
     """--max-memory: the table cap of a search, in MiB."""
-    return click.option("--max-memory", "max_memory_mb", type=Whole(min=1), default=DEFAULT_MEMORY_MB,
-                        show_default=True, help=help)
+    return click.option("--max-memory", "max_memory_mb", type=Whole(min=1), default=None,
+                        callback=_memory_checked,
+                        help=help + " Default: half of the memory this machine has free (at least 720 while it "
+                                    "has that much), shared by the searches that run at once.")
+
+
+def _memory_checked(_ctx: Any, _param: Any, value: int | None) -> int | None:
+    """An explicit cap larger than the memory free is reduced to it, with one line on stderr."""
+    if value is None:
+        return None
+    from ... import memory
+
+    mb, note = memory.checked(value)
+    if note:
+        click.echo(f"canfield: {note}", err=True)
+    return mb
 
 
 # --- Deals --------------------------------------------------------------------------------------
@@ -357,11 +371,11 @@ def next_command(argv: list[str], options: dict[str, str]) -> str:
     return shlex.join(["canfield", *out])
 
 
-def go_further(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
+def go_further(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int | None,
                workers: int | None, argv: list[str] | None = None) -> str | None:
     """``solver.further_limits`` as the whole command to run next (``argv``, by default the command being
     run, ``INVOKED``, with the limits raised); None when there is nothing to raise."""
-    more = further_limits(limit, max_seconds, max_nodes, max_memory_mb, workers)
+    more = further_limits(limit, max_seconds, max_nodes, max_memory_mb or DEFAULT_MEMORY_MB, workers)
     if not more:
         return None
     options = {flag: (f"{more[key]:g}" if key == "max_seconds" else str(more[key]))

@@ -19,7 +19,7 @@ from ...play.difficulty import analyze as analyze_deal
 from ...play.hint import hint as hint_for
 from ...play.hint import losing_move
 from ...play.transcript import format_steps, review, steps
-from ...solver import METHODS, Verdict, decide
+from ...solver import DEFAULT_MEMORY_MB, METHODS, Verdict, decide
 from ...solver import solve as solve_deal
 from ..replay_page import show as show_page
 from .common import (
@@ -145,7 +145,7 @@ def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, ru
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_option
 def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
-         max_seconds: float, max_nodes: int | None, max_memory_mb: int, as_json: bool, game: str) -> int:
+         max_seconds: float, max_nodes: int | None, max_memory_mb: int | None, as_json: bool, game: str) -> int:
     """Mid-game: can the game after MOVES still be won, and what to play next.
 
     DEAL is a deal JSON file or a seed number (or give --pysolfc N); MOVES the moves played so far
@@ -154,7 +154,7 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
     """
     if game != "canfield":
         refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file)
-        return game_hint(game, args, max_seconds, max_nodes, max_memory_mb, as_json)
+        return game_hint(game, args, max_seconds, max_nodes, max_memory_mb or DEFAULT_MEMORY_MB, as_json)
     d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
     played = read_moves(moves_file)
     prepare_kernel()
@@ -182,7 +182,7 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
     else:
         assert res is not None
         click.echo(f"{after}: unknown — the {res.limit} limit stopped the search after {res.nodes:,} nodes")
-        further = go_further(res.limit, max_seconds, max_nodes, max_memory_mb, None)
+        further = go_further(res.limit, max_seconds, max_nodes, res.stats.get("memory_cap_mb", max_memory_mb), None)
         if further:
             click.echo(further)
     if played and h.verdict is Verdict.UNSOLVABLE:  # which move threw the game away, as show marks it
@@ -211,13 +211,14 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_option
 def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
-          played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int, workers: int,
+          played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int | None, workers: int,
           method: str, show_moves: bool, as_json: bool, game: str) -> int:
     """Decide a deal: solved (exit 0), unsolvable (1), unknown (3); bad input exits 2."""
     if game != "canfield":
         refuse_canfield_only(game, deal=deal_file, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file,
                              moves_played=played_file, jobs=workers, method=method)
-        return game_solve(game, seed, max_seconds, max_nodes, max_memory_mb, show_moves, as_json)
+        return game_solve(game, seed, max_seconds, max_nodes, max_memory_mb or DEFAULT_MEMORY_MB, show_moves,
+                          as_json)
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     start: Deal | Position = d
     played: list[str] = []
@@ -259,7 +260,8 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
                 line += f"; {why_stopped(result.limit)}"
             click.echo(line)
             click.echo(f"best score: {result.best_score}/{full}")
-            further = v is Verdict.UNKNOWN and go_further(result.limit, max_seconds, max_nodes, max_memory_mb,
+            further = v is Verdict.UNKNOWN and go_further(result.limit, max_seconds, max_nodes,
+                                                          result.stats.get("memory_cap_mb", max_memory_mb),
                                                           None if method == "layered" else workers)
             if further:
                 click.echo(further)
