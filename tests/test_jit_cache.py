@@ -56,16 +56,22 @@ def run(root: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.integration  # three fresh processes, each compiling
-@needs_jit
-def test_an_edit_of_an_inlined_file_recompiles(tmp_path):
+def probe_package(tmp_path: Path, probe: str) -> Path:
+    """A package of its own in ``tmp_path``: copies of codec.py and jit.py, and ``probe`` as search/_probe.py."""
     pkg = tmp_path / "canfield_solver"
     (pkg / "search").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "search" / "__init__.py").write_text("")
     for name in ("codec.py", "jit.py"):
         shutil.copy(SRC / "search" / name, pkg / "search" / name)
-    (pkg / "search" / "_probe.py").write_text(PROBE)
+    (pkg / "search" / "_probe.py").write_text(probe)
+    return pkg
+
+
+@pytest.mark.integration  # three fresh processes, each compiling
+@needs_jit
+def test_an_edit_of_an_inlined_file_recompiles(tmp_path):
+    pkg = probe_package(tmp_path, PROBE)
 
     first = run(tmp_path)
     assert first == {"ours": 5, "numbas": 5, "ours_from_cache": False}
@@ -113,13 +119,7 @@ print(json.dumps({"ours": a, "helper": c, "disk_cache": jit.DISK_CACHE,
 @pytest.mark.integration  # two fresh processes, each compiling
 @needs_jit
 def test_a_numba_without_the_cache_internals_compiles_without_a_disk_cache(tmp_path):
-    pkg = tmp_path / "canfield_solver"
-    (pkg / "search").mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    (pkg / "search" / "__init__.py").write_text("")
-    for name in ("codec.py", "jit.py"):
-        shutil.copy(SRC / "search" / name, pkg / "search" / name)
-    (pkg / "search" / "_probe.py").write_text(PROBE_HELPER)
+    pkg = probe_package(tmp_path, PROBE_HELPER)
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
     env["PYTHONPATH"] = str(tmp_path)
     for _ in range(2):  # the second run finds no cache written by the first: it compiles again

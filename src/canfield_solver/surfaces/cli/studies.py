@@ -110,6 +110,14 @@ class _StudyProgress:
               help="Table cap in MiB for the follow-up pass (default: --max-memory).")
 @click.option("--followup-seed", type=Whole(min=0), default=0, show_default=True,
               help="Seed of the follow-up sample's draw (the same seed draws the same sample).")
+@click.option("--target", type=click.FloatRange(min=0, min_open=True), default=None, metavar="POINTS",
+              help="Run until the 95%% interval is at most this many points each side: a pilot, then the deals "
+                   "and follow-ups that reach it at the least core-time, planned again as they are measured "
+                   "(seeds from 0; needs --db or --parquet-dir; --seeds and --followup are then the plan's).")
+@click.option("--plan", "plan_only", is_flag=True,
+              help="With --target: print the plan from what the store holds (after a pilot) and run nothing.")
+@click.option("--pilot", type=Whole(min=10), default=1000, show_default=True,
+              help="With --target: the first pass's pilot, in deals, before the first plan.")
 @click.option("--summary", is_flag=True,
               help="Search nothing: recompute the win rate from --db or --parquet for these rules and seeds.")
 @click.option("--parquet", "parquet_in", type=click.Path(exists=True), default=None,
@@ -122,7 +130,8 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
             max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
             scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float,
             followup_nodes: int | None, followup_memory_mb: int | None, followup_seed: int, summary: bool,
-            parquet_in: str | None, as_json: bool, quiet: bool, game: str) -> int:
+            parquet_in: str | None, as_json: bool, quiet: bool, game: str, target: float | None = None,
+            plan_only: bool = False, pilot: int = 1000) -> int:
     """Win rate over many seeds, with 95% Wilson intervals; unknowns are counted both ways.
 
     With --followup N, a two-phase study: a random sample of N of the deals the first pass left unknown
@@ -149,6 +158,15 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         return _summary(kept, seeds, db, parquet_in, as_json, followup_seed)
     if db and parquet_dir:
         raise UserError("give --db FILE or --parquet-dir DIR, not both")
+    if plan_only and target is None:
+        raise UserError("--plan goes with --target POINTS")
+    if target is not None:
+        if game != "canfield" or numbering != "spec":
+            raise UserError("--target studies Canfield rules over SPEC seeds from 0")
+        if not (db or parquet_dir):
+            raise UserError("--target needs --db FILE or --parquet-dir DIR: it plans from what is stored")
+        return _to_target(r, target, plan_only, db, parquet_dir, max_seconds, followup_seconds, max_memory_mb,
+                          jobs, scheduler, followup_seed, pilot, as_json, quiet)
     if scheduler is not None:  # before any store file is made
         import importlib.util
 
@@ -210,6 +228,59 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
             tp = wr.two_phase
             click.echo(f"follow-up: {tp.searched} deals searched, {tp.reused} taken from the store, "
                        f"{tp.wall_seconds:.1f} s wall")
+    return 0
+
+
+def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_dir: str | None, max_seconds: float,
+               followup_seconds: float, max_memory_mb: int | None, jobs: int | None, scheduler: str | None,
+               sample_seed: int, pilot: int, as_json: bool, quiet: bool) -> int:
+    """``winrate --target``: ``studies.target.run_to_target``, or with --plan the plan alone."""
+    from ...studies.target import planned, run_to_target
+
+    if plan_only:
+        p = planned(r, target, db=db, parquet=parquet_dir, sample_seed=sample_seed)
+        if p is None:
+            click.echo(f"canfield: no rows of {r.name} stored yet to plan from: run the same command without "
+                       f"--plan (its pilot is {pilot:,} deals)", err=True)
+            return 1
+        click.echo(json.dumps({"plan": p.__dict__, "more_core_seconds": p.more_core_seconds}) if as_json else str(p))
+        return 0
+    store: Any
+    if parquet_dir:
+        from ...studies.dataset import ParquetResults
+
+        store = ParquetResults(parquet_dir)
+    else:
+        store = ResultStore(db or "")
+    bar = _StudyProgress(r.name, enabled=not quiet)
+    fbar = _StudyProgress(f"{r.name} follow-up", enabled=not quiet)
+
+    def say(line: str) -> None:
+        bar.close()
+        fbar.close()
+        if not quiet:
+            click.echo(line, err=True)
+
+    try:
+        wr, p = run_to_target(r, target, store=store, max_seconds=max_seconds, followup_seconds=followup_seconds,
+                              max_memory_mb=max_memory_mb, jobs=jobs, scheduler=scheduler, sample_seed=sample_seed,
+                              pilot=pilot, say=say, progress=bar, followup_progress=fbar)
+    except KeyboardInterrupt as e:
+        bar.close()
+        fbar.close()
+        click.echo(f"\ncanfield: {'terminated' if isinstance(e, Terminated) else 'interrupted'}; finished deals are "
+                   f"saved in {db or parquet_dir}: run the same command again to resume", err=True)
+        return 143 if isinstance(e, Terminated) else 130
+    finally:
+        bar.close()
+        fbar.close()
+        store.close()
+    if as_json:
+        click.echo(json.dumps({**wr.to_dict(), "plan": p.__dict__}))
+    else:
+        click.echo(str(wr))
+        click.echo(f"method: stratified two-phase estimate (Cochran §12.3), follow-up unknowns counted both ways; "
+                   f"{p}")
     return 0
 
 

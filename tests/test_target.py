@@ -1,0 +1,80 @@
+"""``winrate --target``: the planner against the textbook optimum, and a small study run to its target."""
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from canfield_solver.errors import CanfieldError
+from canfield_solver.studies.target import plan
+from canfield_solver.surfaces.cli import cli
+
+from helpers import needs_jit
+
+Z = 1.959963984540054
+
+
+def brute(target, p, u, q, c1, c2, floor=0.0):
+    """The cheapest (cost, N, n) on a grid of first-pass sizes, each with the least n that meets the variance."""
+    v = ((target - floor) / 100 / Z) ** 2
+    a, b = p * (1 - p), u * u * q * (1 - q)
+    best = None
+    n_all = math.ceil(a / v)
+    for deals in range(n_all, 40 * n_all, max(1, n_all // 400)):
+        # the least n with a / N + b / n * (1 - n / (u N)) <= v; following every unknown leaves a / N
+        left = v - (a - b / u) / deals if b else v
+        need = math.ceil(b / left) if b else 0
+        if need > u * deals:
+            need = math.ceil(u * deals)
+        cost = c1 * deals + c2 * need
+        if best is None or cost < best[0]:
+            best = (cost, deals, need)
+    return best
+
+
+@pytest.mark.parametrize("case", [
+    (0.5, 0.717, 0.092, 0.21, 0.283, 28.0),   # the strict profile's shares and costs (docs/win-rates.md)
+    (1.0, 0.86, 0.11, 0.5, 0.341, 23.0),      # pysolfc-canfield's
+    (1.0, 0.70, 0.02, 0.3, 0.06, 9.0),        # few unknowns
+    (2.0, 0.60, 0.30, 0.5, 0.01, 0.02),       # follow-ups nearly as cheap as deals: follow up every unknown
+])
+def test_the_plan_is_the_cheapest_pair_that_meets_the_target(case):
+    target, p, u, q, c1, c2 = case
+    got = plan(target, p, u, q, c1, c2)
+    cost, deals, need = brute(target, p, u, q, c1, c2)
+    assert got.core_seconds <= cost * 1.005 + c1 + c2, (got, deals, need)
+    # and it meets the target: its standard error is within the half-width
+    se = math.sqrt(p * (1 - p) / got.deals + (u * u * q * (1 - q) / got.followups if got.followups else 0) *
+                   (1 - got.followups / (u * got.deals) if got.followups < u * got.deals else 0))
+    assert 100 * Z * se <= target * 1.001
+    assert got.followups <= math.floor(u * got.deals) + 1
+
+
+def test_what_is_done_is_never_undone_and_the_floor_is_said():
+    got = plan(1.0, 0.7, 0.1, 0.3, 0.3, 30.0, done_deals=10 ** 6, done_followups=5)
+    assert got.deals == 10 ** 6 and got.followups >= 5
+    assert "NOT reachable" in str(plan(1.0, 0.7, 0.1, 0.3, 0.3, 30.0, floor=1.2))
+    with pytest.raises(CanfieldError, match="positive number of points"):
+        plan(0, 0.7, 0.1, 0.3, 0.3, 30.0)
+
+
+@needs_jit
+def test_a_study_run_to_its_target_stops_there_and_recounts_from_its_store(tmp_path):
+    db = tmp_path / "t.sqlite"
+    args = ["winrate", "--rules", "solvitaire-canfield", "--target", "10", "--pilot", "150", "--max-seconds", "0.2",
+            "--followup-seconds", "3", "--db", str(db), "--jobs", "1", "--json", "-q"]
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    tp = out["two_phase"]
+    lo, hi = tp["ci95"]
+    est = tp["win_rate"]
+    assert 100 * max(est - lo, hi - est) <= 10  # stopped at the target
+    again = CliRunner().invoke(cli, ["winrate", "--rules", "solvitaire-canfield", "--summary", "--db", str(db),
+                                     "--seeds", f"0:{out['deals']}", "--json"])
+    assert again.exit_code == 0, again.output
+    recount = json.loads(again.stdout.strip().splitlines()[-1])["two_phase"]
+    assert recount["ci95"] == tp["ci95"] and recount["win_rate"] == est  # the interval, from the store alone
+    plan_only = CliRunner().invoke(cli, [*args[:-2], "--plan"])
+    assert plan_only.exit_code == 0 and "plan for ±10 points" in plan_only.stdout
