@@ -19,13 +19,14 @@ doubling what is done), measures and plans again, and stops when the interval's 
 from the store, is at most the target.
 
 Follow-up deals that stay unknown at the follow-up limit are counted both ways in the interval: they
-keep it at least ``u * s`` wide (``s`` their share of the sample) whatever is sampled, and ``floor``
-says how wide; a longer ``--followup-seconds`` is then what helps, not more deals.
+widen it by ``u * s`` (``s`` their share of the sample) whatever is sampled, so its half-width is at least
+``floor = u * s / 2``; a longer ``--followup-seconds`` is then what helps, not more deals.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any, Callable
@@ -132,16 +133,18 @@ class Measured:
 
     @property
     def half_width(self) -> float | None:
-        """The 95% interval's half-width in points (the wider side), or None before there is an estimate."""
+        """The 95% interval's half-width in points (half its width, as docs/win-rates.md's ± column), or None
+        before there is an estimate."""
         tp = self.two_phase
         if tp is None or tp.estimate is None:
             return None
         lo, hi = tp.interval
-        return 100 * max(tp.estimate - lo, hi - tp.estimate)
+        return 100 * (hi - lo) / 2
 
 
-def measure(st: Store, rules: Any, deals: int, sample_seed: int = 0) -> Measured:
-    """The study of ``rules`` over seeds ``0..deals-1`` as the store holds it."""
+def measure(st: Store, rules: Any, deals: int, sample_seed: int = 0, followup_threads: int = 1) -> Measured:
+    """The study of ``rules`` over seeds ``0..deals-1`` as the store holds it. A follow-up searches one deal
+    with ``followup_threads`` threads, so its core-seconds are its stored seconds times those."""
     ranges = [(0, deals)]
     rows = st.results_in(rules, ranges)
     fol = st.results_in(followup_rules(rules), ranges)
@@ -150,7 +153,7 @@ def measure(st: Store, rules: Any, deals: int, sample_seed: int = 0) -> Measured
     unknown = sum(r.verdict == Verdict.UNKNOWN.value for r in rows)
     tp = _recount(st, rules, deals, sample_seed)
     c1 = sum(r.seconds for r in rows) / len(rows) if rows else 0.3
-    c2 = sum(r.seconds for r in fol) / len(fol) if fol else 30.0
+    c2 = followup_threads * sum(r.seconds for r in fol) / len(fol) if fol else 30.0
     sw = tp.sample_won if tp else 0
     sl = tp.sample_lost if tp else 0
     su = tp.sample_unknown if tp else 0
@@ -181,7 +184,7 @@ def plan_from(m: Measured, target: float) -> Plan:
     q = _agresti(m.sample_won / decided_q, decided_q) if decided_q else 0.5
     p = m.two_phase.estimate if m.two_phase and m.two_phase.estimate is not None else (m.won / n if n else 0.5)
     s_unknown = m.sample_unknown / m.followups if m.followups else 0.0
-    floor = 100 * u * s_unknown  # the sample's unknowns, counted both ways, keep this much
+    floor = 100 * u * s_unknown / 2  # the sample's unknowns, counted both ways, widen the interval by 2 floors
     return plan(target, _agresti(p, n), u, q, m.c1, m.c2, done_deals=m.deals, done_followups=m.followups,
                 floor=floor)
 
@@ -229,7 +232,7 @@ def run_to_target(
             tp = run_followup(r, range(deals), first, sample=sample, store=st, max_seconds=followup_seconds,
                               max_memory_mb=max_memory_mb, jobs=jobs, scheduler=scheduler, sample_seed=sample_seed,
                               progress=followup_progress)
-            m = measure(st, kept, deals, sample_seed)
+            m = measure(st, kept, deals, sample_seed, 1 if scheduler else (jobs or os.cpu_count() or 1))
             last = plan_from(m, target)
             hw = m.half_width
             tell(f"{deals:,} deals, {m.followups:,} follow-ups: half-width "
@@ -263,7 +266,7 @@ def _stored_extent(st: Store, kept: Any) -> int:
 
 
 def planned(rules: "str | Rules", target: float, *, db: Any = None, parquet: Any = None,
-            sample_seed: int = 0) -> Plan | None:
+            sample_seed: int = 0, followup_threads: int | None = None) -> Plan | None:
     """The plan for ``target`` from what a store or dataset holds of ``rules`` (``--plan``); None when it holds
     no first-pass rows to measure (run the pilot first)."""
     from .stores import open_stored
@@ -276,7 +279,7 @@ def planned(rules: "str | Rules", target: float, *, db: Any = None, parquet: Any
         deals = _stored_extent(st, kept)
         if deals == 0:
             return None
-        return plan_from(measure(st, kept, deals, sample_seed), target)
+        return plan_from(measure(st, kept, deals, sample_seed, followup_threads or os.cpu_count() or 1), target)
 
 
 __all__ = ["Measured", "Plan", "measure", "plan", "plan_from", "planned", "run_to_target"]

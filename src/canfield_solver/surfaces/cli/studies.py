@@ -238,7 +238,7 @@ def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_d
     from ...studies.target import planned, run_to_target
 
     if plan_only:
-        p = planned(r, target, db=db, parquet=parquet_dir, sample_seed=sample_seed)
+        p = planned(r, target, db=db, parquet=parquet_dir, sample_seed=sample_seed, followup_threads=jobs)
         if p is None:
             click.echo(f"canfield: no rows of {r.name} stored yet to plan from: run the same command without "
                        f"--plan (its pilot is {pilot:,} deals)", err=True)
