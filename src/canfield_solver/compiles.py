@@ -50,8 +50,9 @@ _RECORD = "canfield-compiles.json"
 @dataclass(frozen=True)
 class Notice:
     """One compile, told to the listeners: ``what`` (a key of NAMES); ``phase`` "start" (``seconds`` is
-    the figure to expect), "wait" (another process is compiling it; ``seconds`` as for start) or "end"
-    (``seconds`` it took); ``source`` of a start's figure: "this machine" or "the development machine"."""
+    the figure to expect), "background" (a process of its own compiles it while this one searches without
+    it; ``seconds`` as for start), "wait" (another process is compiling it; ``seconds`` as for start) or
+    "end" (``seconds`` it took); ``source`` of a figure: "this machine" or "the development machine"."""
 
     what: str
     phase: str
