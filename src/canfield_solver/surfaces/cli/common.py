@@ -72,6 +72,7 @@ class _Group(click.Group):
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         INVOKED[:] = list(sys.argv[1:] if args is None else args)  # what a "run next" line repeats
+        NOTES.clear()
         on_main = threading.current_thread() is threading.main_thread()
         before = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
         notices = CompileNotices()
@@ -116,7 +117,10 @@ class _Group(click.Group):
         except Exception as e:  # never a traceback; this is a bug to report
             click.echo(f"canfield: internal error ({type(e).__name__}: {e}); please report it", err=True)
             sys.exit(EXIT_INTERNAL)
-        sys.exit(rv if isinstance(rv, int) else 0)
+        code = rv if isinstance(rv, int) else 0
+        if code != EXIT_BAD_INPUT:  # bad input gets its one line alone; a command that ran says its notes last
+            say_notes()
+        sys.exit(code)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -188,15 +192,26 @@ def memory_option(help: str) -> Any:
 
 
 def _memory_checked(_ctx: Any, _param: Any, value: int | None) -> int | None:
-    """An explicit cap larger than the memory free is reduced to it, with one line on stderr."""
+    """An explicit cap larger than the memory free is reduced to it; the line that says so waits in
+    ``NOTES`` until the command has run (``say_notes``), so bad input still gets its one line alone."""
     if value is None:
         return None
     from ... import memory
 
     mb, note = memory.checked(value)
     if note:
-        click.echo(f"canfield: {note}", err=True)
+        NOTES.append(f"canfield: {note}")
     return mb
+
+
+# Lines an option has to say once the command has run (``say_notes``; dropped when it ends in an error).
+NOTES: list[str] = []
+
+
+def say_notes() -> None:
+    """Print the options' waiting lines on stderr (once)."""
+    while NOTES:
+        click.echo(NOTES.pop(0), err=True)
 
 
 # --- Deals --------------------------------------------------------------------------------------
