@@ -4,7 +4,9 @@ Canfield's depth-first search (one thread or several), its layered proof and the
 all run the same way: a compiled call searches for at most a budget of nodes and returns; between calls
 the driver grows what has to grow, looks at the node limit, the clock and Ctrl-C, and reports progress.
 That loop is written here once. A search says how a call ended with a ``Step``; ``drive`` turns limits
-into a ``Limit`` (or None when the search ended by itself: won or exhausted). Nothing here knows a kernel.
+into a ``Limit`` (or None when the search ended by itself: won or exhausted). A Ctrl-C that lands inside a
+compiled call reaches Python as a ``SystemError`` around the ``KeyboardInterrupt`` (``interrupt_inside``), and
+ends the search as any Ctrl-C does. Nothing here knows a kernel.
 """
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
 """Many deals at once: win-rate studies (``study``, local processes or a Dask cluster), their result stores
-(``store``: SQLite; ``dataset``: partitioned Parquet), seed sets (``seeds``), and deals picked for apps
-(``pick``, written and verified as ``packs``)."""
+(``store``: SQLite; ``dataset``: partitioned Parquet), two-phase estimates (``two_phase``), studies run to a
+precision (``target``), seed sets (``seeds``), and deals picked for apps (``pick``, written and verified as
+``packs``)."""

@@ -36,7 +36,7 @@ from ..errors import CanfieldError
 from ..solver import Verdict
 from .stores import Store, store_at
 from .study import Z95, StudyError, WinRate, run_study, stored_rules
-from .two_phase import TwoPhase, followup_rules, run_followup
+from .two_phase import TwoPhase, followup_rules, recount, run_followup
 
 PILOT_DEALS = 1_000   # the first pass's pilot: enough for p and u within a few points
 PILOT_FOLLOWUPS = 20  # the follow-up's pilot (or every unknown, when fewer)
@@ -151,28 +151,13 @@ def measure(st: Store, rules: Any, deals: int, sample_seed: int = 0, followup_th
     won = sum(r.verdict == Verdict.SOLVED.value for r in rows)
     lost = sum(r.verdict == Verdict.UNSOLVABLE.value for r in rows)
     unknown = sum(r.verdict == Verdict.UNKNOWN.value for r in rows)
-    tp = _recount(st, rules, deals, sample_seed)
+    tp = recount(st, rules, ranges, sample_seed)
     c1 = sum(r.seconds for r in rows) / len(rows) if rows else 0.3
     c2 = followup_threads * sum(r.seconds for r in fol) / len(fol) if fol else 30.0
     sw = tp.sample_won if tp else 0
     sl = tp.sample_lost if tp else 0
     su = tp.sample_unknown if tp else 0
     return Measured(len(rows), won, lost, unknown, sw + sl + su, sw, sl, su, c1, c2, tp)
-
-
-def _recount(st: Store, rules: Any, deals: int, sample_seed: int) -> TwoPhase | None:
-    """``two_phase.stored_two_phase``'s recount, on a store that is open already."""
-    from .two_phase import _make, complete_prefix
-
-    ranges = [(0, deals)]
-    c = st.count_verdicts(rules, ranges)
-    unknown = st.unknown_in(rules, ranges)
-    followed = {r.seed: r for r in st.results_in(followup_rules(rules), ranges)}
-    rows = [followed[s] for s in complete_prefix(unknown, set(followed), sample_seed)]
-    first = (c[Verdict.SOLVED.value], c[Verdict.UNSOLVABLE.value], c[Verdict.UNKNOWN.value])
-    if sum(first) == 0:
-        return None
-    return _make(rules.name, first, len(rows), rows)
 
 
 def plan_from(m: Measured, target: float) -> Plan:

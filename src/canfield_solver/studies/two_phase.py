@@ -308,13 +308,22 @@ def stored_two_phase(kept: RulesKey, seeds: "SeedSet | range | Iterable[int]", *
     if st is None:
         return None  # a one-file export: recount the first pass only
     with closing(st):
-        c = st.count_verdicts(kept, wanted.ranges())
-        unknown = st.unknown_in(kept, wanted.ranges())
-        followed = {r.seed: r for r in st.results_in(followup_rules(kept), wanted.ranges())}
-    rows = [followed[s] for s in complete_prefix(unknown, set(followed), sample_seed)]
-    if not rows:
-        return None
+        tp = recount(st, kept, wanted.ranges(), sample_seed)
+    return tp if tp is not None and tp.sample_size else None
+
+
+def recount(st: "Store", kept: RulesKey, ranges: "Iterable[tuple[int, int]]", sample_seed: int = 0) -> TwoPhase | None:
+    """The two-phase estimate of ``kept`` over ``ranges`` from an open store: the first pass's counts, and as
+    the sample the complete prefix of its unknowns' sampling order (possibly empty); None without first-pass
+    rows."""
+    ranges = list(ranges)
+    c = st.count_verdicts(kept, ranges)
     first = (c[Verdict.SOLVED.value], c[Verdict.UNSOLVABLE.value], c[Verdict.UNKNOWN.value])
+    if sum(first) == 0:
+        return None
+    unknown = st.unknown_in(kept, ranges)
+    followed = {r.seed: r for r in st.results_in(followup_rules(kept), ranges)}
+    rows = [followed[s] for s in complete_prefix(unknown, set(followed), sample_seed)]
     return _make(kept.name, first, len(rows), rows)
 
 

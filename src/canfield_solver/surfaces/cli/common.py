@@ -1,5 +1,7 @@
 """What every ``canfield`` command shares: the group that turns every error into one line and an exit code,
-the deal-source, rules and limit options, and the first-run notices of the kernel compile."""
+the deal-source, rules and limit options, the first-run notices of the kernel compile (each on a line of
+its own: progress lines in ``LIVE`` are erased first), notes an option leaves for after the command
+(``NOTES``), and the whole command to run next after ``unknown`` (``go_further``, from ``INVOKED``)."""
 
 from __future__ import annotations
 
