@@ -76,6 +76,34 @@ def test_the_last_growth_takes_what_the_cap_allows():
     assert t._grown_rows(t.short) == 1 << 25
 
 
+def test_a_larger_cap_keeps_the_base_caps_tables_then_doubles():
+    """A cap past the old fixed 720 MiB (the machine-sized default) grows the short table through exactly
+    the 720-MiB sizes, fills the last of them to the same load, and only then grows, twofold at a time and
+    within the cap: a deal that fits in 720 MiB gets the same tables (and nodes) under any cap."""
+    import numpy as np
+
+    from canfield_solver.search.problem import FULL_LOAD, _Tables
+
+    def steps(cap_mb):
+        t = _Tables(4, cap_mb << 20)
+        sizes = [(t.short.shape[0], t.grow_at(t.short))]
+        while rows := t._grown_rows(t.short):
+            assert t.short.nbytes + t.long.nbytes + rows * 16 <= cap_mb << 20
+            t.short = np.zeros((rows, 2), np.uint64)
+            sizes.append((rows, t.grow_at(t.short)))
+        return sizes
+
+    base = steps(720)
+    assert base[-1] == (38_731_776, int(38_731_776 * FULL_LOAD))
+    for cap_mb in (2_000, 11_000):
+        big = steps(cap_mb)
+        assert big[:len(base)] == base, cap_mb
+        past = [rows for rows, _ in big[len(base) - 1:]]
+        assert len(past) >= 2 and all(b == 2 * a for a, b in zip(past[:-2], past[1:-1])), past
+        assert past[-1] <= 2 * past[-2]
+    assert len(steps(11_000)) > len(steps(2_000))
+
+
 @needs_jit
 def test_a_table_of_any_size_searches_the_same_positions():
     """kernel._slot maps a hash onto any row count: a proof in tables whose last growth is not a

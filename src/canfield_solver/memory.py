@@ -5,8 +5,9 @@ for the tail of seeds 0-299), and otherwise waits for the slower layered proof; 
 a 24-GiB machine idle. So when no cap is given, ``machine_cap(searches)`` gives each of ``searches``
 searches running at once (a study's workers; ``--jobs`` threads share one table, so they are one search)
 an equal part of ``SHARE`` of the memory free now, never less than the old fixed ``FLOOR_MB`` while the
-machine has that much. The table still grows only as a search needs it, fourfold from a small start: a
-deal that never needed 720 MiB takes the same memory and time under a larger cap.
+machine has that much. The table still grows only as a search needs it: through exactly the sizes it took
+under the old 720 MiB, then twofold (``search.problem._Tables``), so a deal that never needed 720 MiB takes
+the same tables, nodes, memory and time under a larger cap.
 
 Processes started together (two test workers, two studies) must not each count the same free memory, so
 a process that takes a machine-sized cap records it in a claim file (``claims_dir``, one file a process,

@@ -24,6 +24,7 @@ INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
 MAX_ROWS = 1 << 32  # rows of one table at most (kernel._slot scales a 32-bit hash)
 LOAD = 0.7         # grow a table at this load
 FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
+BASE_CAP = 720 << 20  # bytes: up to this cap the tables grow as under the old fixed default (_Tables)
 FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
 SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
 COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
@@ -152,13 +153,19 @@ def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
 class _Tables:
     """The short and the long transposition table (kernel._compact), grown within one memory cap.
 
-    A table grows fourfold (twofold if that is all the cap allows) while the
-    old copy is still held; the cap counts both tables and that copy. While
-    the other table has never grown, the growth after which a table could not
-    grow fourfold again goes instead to the most rows the cap allows (rows
-    need not be a power of two, kernel._slot): at the default cap the short
-    table of a search whose keys are all short (every 52-card preset's) ends
-    at 38.7 M rows instead of 2**25 = 33.6 M, 15% more positions.
+    Up to ``BASE_CAP`` (the old fixed 720 MiB) a table grows as it always
+    did: fourfold (twofold if that is all the cap allows) while the old copy
+    is still held, the cap counting both tables and that copy; while the other
+    table has never grown, the growth after which a table could not grow
+    fourfold again goes instead to the most rows the cap allows (rows need
+    not be a power of two, kernel._slot): the short table of a search whose
+    keys are all short (every 52-card preset's) ends at 38.7 M rows instead of
+    2**25 = 33.6 M, 15% more positions, and is then let fill to ``FULL_LOAD``.
+
+    A larger cap (the machine-sized default) only adds steps after those:
+    twofold, never straight to the cap, so a deal that fits in 720 MiB takes
+    the same tables, nodes, memory and time under any cap, and one that does
+    not takes about twice what it needs at most, not the whole cap.
     """
 
     def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0), kernel: Any = K):
@@ -175,28 +182,46 @@ class _Tables:
         self.long = np.zeros((first(INITIAL_LONG, long_words, 4), long_words), np.uint64)
         self.initial = (self.short.shape[0], self.long.shape[0])
 
-    def _grown_rows(self, table: np.ndarray) -> int:
-        """Rows for the next size of ``table`` within the cap; 0 when it cannot grow."""
+    def _grown_within(self, table: np.ndarray, cap: int) -> int:
+        """Rows for the next size of ``table`` by the fourfold steps within ``cap``; 0 when none fits."""
         other_table = self.long if table is self.short else self.short
         other = other_table.nbytes
         row = table.shape[1] * 8
         rows = table.shape[0]
-        again = other + row * rows * 4 * 5 <= self.cap and rows * 16 <= MAX_ROWS  # fourfold twice over
+        again = other + row * rows * 4 * 5 <= cap and rows * 16 <= MAX_ROWS  # fourfold twice over
         if not again and other_table.shape[0] <= self.initial[1 if table is self.short else 0]:
             # The other table never grew (for most rules every key is short): this growth is the last
             # one, so it goes to the most rows the cap allows beside the old copy, leaving the other
             # table room to grow fourfold or an eighth of the cap, whichever is more.
-            room = min((self.cap - other - table.nbytes) // row, (self.cap - max(5 * other, self.cap // 8)) // row,
-                       MAX_ROWS)
+            room = min((cap - other - table.nbytes) // row, (cap - max(5 * other, cap // 8)) // row, MAX_ROWS)
             if room >= rows + rows // 4:
                 return room
         for f in (4, 2):
-            if other + table.nbytes * (1 + f) <= self.cap and rows * f <= MAX_ROWS:
+            if other + table.nbytes * (1 + f) <= cap and rows * f <= MAX_ROWS:
                 return rows * f
         return 0
 
+    def _grown_beyond(self, table: np.ndarray) -> int:
+        """Rows for a step past the base cap's last size: twofold, or the most the cap allows when twofold
+        does not fit but a quarter more does; 0 when the cap allows neither."""
+        other = (self.long if table is self.short else self.short).nbytes
+        row = table.shape[1] * 8
+        rows = table.shape[0]
+        if other + table.nbytes * 3 <= self.cap and rows * 2 <= MAX_ROWS:
+            return rows * 2
+        room = min((self.cap - other - table.nbytes) // row, MAX_ROWS)
+        return room if room >= rows + rows // 4 else 0
+
+    def _grown_rows(self, table: np.ndarray) -> int:
+        """Rows for the next size of ``table`` within the cap; 0 when it cannot grow."""
+        if self.cap <= BASE_CAP:
+            return self._grown_within(table, self.cap)
+        return self._grown_within(table, BASE_CAP) or self._grown_beyond(table)
+
     def grow_at(self, table: np.ndarray) -> int:
-        return int(table.shape[0] * (LOAD if self._grown_rows(table) else FULL_LOAD))
+        # A table fills to FULL_LOAD when the base cap lets it grow no more, as it did under that cap,
+        # before a larger cap grows it further (so the base cap's search is unchanged).
+        return int(table.shape[0] * (LOAD if self._grown_within(table, min(self.cap, BASE_CAP)) else FULL_LOAD))
 
     def grow(self, which: str, words: np.ndarray) -> bool:
         """Grow the short or the long table; False when the cap does not allow it."""
