@@ -1,5 +1,5 @@
 """A measurement prototype of the layered loss proof (issue 28, after step 1): memory and time, not a product
-(the product's layered phase is search/layered.py; this is kept as the record behind
+(the product's layered phase is search/layered/; this is kept as the record behind
 benchmarks/results/layered-prototype.txt).
 
 Positions are processed in order of m (solver notes §9). A layer's entries (short keys with their

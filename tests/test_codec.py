@@ -168,7 +168,10 @@ def test_no_literal_move_or_key_masks_outside_the_codec():
     codec: no literal move-field shift (``>> 4``, ``>> 12``, ``>> 20``, ``& 255``) or key mask is left."""
     src = Path(C.__file__).parent
     pattern = re.compile(r"(>>\s*(4|6|12|20|28)\b)|(&\s*(15|63|255)\b)|((?<!1 )<<\s*(4|6|12|20|28)\b)")  # not MiB's 1 << 20
-    for name in ("kernel.py", "layered.py", "rows.py", "problem.py", "depth_first.py", "parallel.py"):
+    names = ["kernel.py", "rows.py", "problem.py", "depth_first.py", "parallel.py"]
+    names += [f"layered/{f.name}" for f in sorted((src / "layered").glob("*.py"))]
+    assert len(names) >= 12
+    for name in names:
         for i, line in enumerate((src / name).read_text().splitlines(), 1):
             code = line.split("#")[0]
             assert not pattern.search(code), f"{name}:{i}: {line.strip()}"

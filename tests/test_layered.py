@@ -1,4 +1,4 @@
-"""The layered proof (search/layered.py, solver notes §9) against the exhaustive reference search.
+"""The layered proof (search/layered/, solver notes §9) against the exhaustive reference search.
 
 Reduced decks of every rule set, the layered phase alone and after a depth-first search that filled its
 memory cap; every line it finds is replayed by the reference engine in ``solve``; its limits end in

@@ -1,4 +1,4 @@
-"""The layered proof on several workers (search/layered.py ``_Closing``, solver notes §9 "a layer on several
+"""The layered proof on several workers (search/layered/workers.py ``Closing``, solver notes §9 "a layer on several
 workers"): every worker count from 1 to 4 gives the exhaustive search's verdict on reduced decks, and every
 layer's entries are the same set whatever the worker count (no child lost, none counted twice); a limit, an
 interrupt or a failing worker ends the run without a verdict and leaves no thread running.
@@ -21,7 +21,8 @@ from test_solver_agreement import reduced
 
 from canfield_solver import Deal
 from canfield_solver.engine.game import replay
-from canfield_solver.search import layered
+from canfield_solver.search.layered import workers as closing
+from canfield_solver.search.layered.phase import Phase
 from canfield_solver.solver import Verdict, solve
 
 from helpers import examples, needs_jit
@@ -30,7 +31,7 @@ from reference_search import exhaustive_winnable
 
 @pytest.fixture(autouse=True)
 def one_entry_chunks(monkeypatch):
-    monkeypatch.setattr(layered, "MIN_CHUNK", 1)
+    monkeypatch.setattr(closing, "MIN_CHUNK", 1)
 
 
 def _layers(monkeypatch):
@@ -41,7 +42,7 @@ def _layers(monkeypatch):
     worker meets a position of a layer first decides whether a child at the cycle's position is written
     beside one at a residue's, so that bit alone may differ from one run to the next."""
     seen = []
-    take = layered._Phase.entries
+    take = Phase.entries
 
     def entries(self, m):
         e = take(self, m)
@@ -53,7 +54,7 @@ def _layers(monkeypatch):
         seen.append((m, len(e), hashlib.sha1(rows.tobytes()).hexdigest()))
         return e
 
-    monkeypatch.setattr(layered._Phase, "entries", entries)
+    monkeypatch.setattr(Phase, "entries", entries)
     return seen
 
 
@@ -105,7 +106,7 @@ def test_every_layer_holds_the_same_entries_on_any_worker_count(preset, monkeypa
 
 def test_a_full_deal_is_lost_on_two_workers_layer_for_layer(monkeypatch):
     """Seed 0 (lost): two workers sharing every layer give the layers one worker gives, and the verdict."""
-    monkeypatch.setattr(layered, "MIN_CHUNK", 64)
+    monkeypatch.setattr(closing, "MIN_CHUNK", 64)
     seen = _layers(monkeypatch)
     one = solve(0, method="layered")
     alone = list(seen)
@@ -137,7 +138,7 @@ def test_a_node_limit_past_int64_is_no_limit(workers):
 def test_a_failing_worker_fails_the_run_and_stops_the_others(monkeypatch):
     """A worker that raises (a bug) is never read as a verdict: the error reaches the caller, the other
     workers stop, and the layers' directory is removed."""
-    close = layered._Phase.close
+    close = Phase.close
     calls = []
 
     def failing(self, *a, **k):
@@ -146,7 +147,7 @@ def test_a_failing_worker_fails_the_run_and_stops_the_others(monkeypatch):
             raise MemoryError("a worker's allocation failed")
         return close(self, *a, **k)
 
-    monkeypatch.setattr(layered._Phase, "close", failing)
+    monkeypatch.setattr(Phase, "close", failing)
     before = threading.active_count()
     with pytest.raises(MemoryError, match="allocation failed"):
         solve(0, method="layered", workers=2)

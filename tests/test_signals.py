@@ -179,15 +179,15 @@ def test_a_limit_includes_the_layered_proofs_first_compile(tmp_path):
     of its own. (Issue 48: a 120-s limit took 154 s, the compile outside it.)"""
     import shutil
 
-    from canfield_solver.search import layered
+    from canfield_solver.search import kernel
     from canfield_solver.solver import load_kernel
 
-    load_kernel()  # the kernel in the package's own cache: copied below, the layered proof's entries not
-    from numba.core.caching import UserProvidedCacheLocator
+    load_kernel()  # the kernel in the package's own cache: copied below, the layered proof's (a package of its
+    from numba.core.caching import UserProvidedCacheLocator  # own, cached in its own folder) not
 
-    src = os.path.dirname(layered.__file__)
+    src = os.path.dirname(kernel.__file__)
     cache = tmp_path / "cache"
-    dest = cache / UserProvidedCacheLocator.get_suitable_cache_subpath(layered.__file__)  # Numba's layout
+    dest = cache / UserProvidedCacheLocator.get_suitable_cache_subpath(kernel.__file__)  # Numba's layout
     dest.mkdir(parents=True)
     for f in os.listdir(os.path.join(src, "__pycache__")):
         if (f.endswith(".nbi") or f.endswith(".nbc")) and not f.startswith("layered."):

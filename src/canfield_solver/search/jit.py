@@ -1,7 +1,7 @@
 """``njit`` for the search's compiled code, with an on-disk cache that is never loaded stale.
 
 Numba stamps a cached function with the source of the function's own file only (numba issue #1833). A
-compiled function that calls or inlines a function of another file (``layered._close`` runs the kernel's
+compiled function that calls or inlines a function of another file (``layered.close.close_entries`` runs the kernel's
 move generation; the kernel compiles ``codec``'s packing functions) keeps the callee's old code in the
 cache after that other file changes, and Numba would load it. Here the stamp of every cached function is a
 hash of its own file and of every file of this package that file imports, directly or through others (read

@@ -1,7 +1,7 @@
 """Positions back from their short keys: a row of the short table (kernel._compact's layout) made a level
 of the kernel's arrays again, so that it can be expanded without a stack of position copies.
 
-The layered proof (``layered.py``) keeps only keys between layers and expands each position from its
+The layered proof (``layered/``) keeps only keys between layers and expands each position from its
 key; the census of issue 28 (``benchmarks/layer_census.py``) decodes a finished depth-first table with
 the same functions. A decoded level's columns stand in key order (the key sorts its columns), not in
 the order of the position it came from: moves generated on it name columns by that order.

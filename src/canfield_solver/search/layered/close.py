@@ -1,0 +1,269 @@
+"""The layered proof's close kernel: a chunk of a layer's entries expanded with the search kernel's move
+generation, safe moves and stuck-card test (``close_entries``), its m-keeping children in a table of the
+layer's own, its higher children written once each for the next layers; the layer's entries found by key
+(``index``, ``find``); a key decoded back into a position (``level_of``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import codec as C
+from .. import kernel as K
+from .. import rows as R
+from ..jit import njit
+from .sort import compare
+
+DONE, WON, FOUND, LONG_KEY, BUDGET = 0, 1, 2, 3, 4  # how close_entries ends
+TABLE_LOAD = 0.7      # a layer's own table doubles at this load
+# counts[] of close_entries: nodes, positions expanded, stuck children cut, best score
+C_NODES, C_EXPANDED, C_STUCK, C_BEST = range(4)
+
+# The formats' functions are codec's, compiled once in the kernel (inlined where they are called).
+_merge_field = K._merge_cover
+_covers = K._covers
+_cover_bits = K._cover_bits
+_cover_field_at = K._cover_field_at
+_short_fields = K._short_fields
+
+
+@njit(cache=True)
+def _mix(k0, k1):
+    """A hash of a key's two words (for ``close_entries``'s table of the children it has written)."""
+    h = (k0 ^ (k1 * np.uint64(0x9E3779B97F4A7C15))) * np.uint64(0xBF58476D1CE4E5B9)
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True)
+def _grown_out(out, nout, seen):
+    """``out`` doubled, and ``seen`` (its rows' places by key) made again for it."""
+    bigger = np.empty((2 * out.shape[0], 4), np.uint64)
+    bigger[:nout] = out[:nout]
+    seen = np.zeros(2 * seen.shape[0], np.int64)
+    mask = np.uint64(seen.shape[0] - 1)
+    for j in range(nout):
+        h = _mix(bigger[j, 0], bigger[j, 1]) & mask
+        while seen[h] != 0:
+            h = (h + np.uint64(1)) & mask
+        seen[h] = j + 1
+    return bigger, seen
+
+
+
+INDEX_BITS = 18  # a layer's entries are found through their key's top bits (below the constant bit 63), at most
+
+
+@njit(cache=True, nogil=True)
+def index(entries):
+    """Where each bucket of the top bits of word 0 (below bit 63) starts in ``entries``: about one bucket
+    for every four entries, at most 2**INDEX_BITS; the bucket count is the array's length less one."""
+    bits = 4
+    while bits < INDEX_BITS and (1 << (bits + 2)) < entries.shape[0]:
+        bits += 1
+    nb = 1 << bits
+    starts = np.zeros(nb + 1, np.int64)
+    for i in range(entries.shape[0]):
+        starts[((entries[i, 0] >> np.uint64(63 - bits)) & np.uint64(nb - 1)) + np.uint64(1)] += 1
+    for b in range(nb):
+        starts[b + 1] += starts[b]
+    return starts
+
+
+@njit(cache=True)
+def find(entries, starts, k0, k1, keep):
+    """The index of the entry with key (k0, k1) (cover fields aside), or -1: a binary search within its
+    bucket of ``starts``."""
+    nb = starts.shape[0] - 1
+    bits = 0
+    while (1 << bits) < nb:
+        bits += 1
+    b = (k0 >> np.uint64(63 - bits)) & np.uint64(nb - 1)
+    lo = starts[b]
+    hi = starts[b + np.uint64(1)]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        c = compare(entries[mid, 0], entries[mid, 1] & keep, k0, k1)
+        if c == 0:
+            return mid
+        if c < 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def close_entries(entries, starts, lo, hi, table, out, seen, logk, logp, params, reserve, talon, lut, bm, ranks, full_score, width,
+           recover, target, found, budget, halt, counts, stats):
+    """Expand entries ``lo:hi`` of a layer and every position their m-keeping moves reach.
+
+    Each entry stands for the waste positions its cover field names (a residue's least position; the
+    cycle's only where no residue is there, as a position part-way through a pass has its moves, solver
+    notes §6). Children of the same m that no entry covers go into ``table`` (kernel._insert_key, with
+    covering) and are expanded when new; children of a higher m are written to ``out`` (k0, k1, cover
+    field, m step), one row a key (``seen``, an open-addressed table twice ``out``'s size, finds a key's row
+    again, and a repeat's cover field is merged into it); stuck children are cut (kernel._child_is_stuck);
+    safe moves as in the search.
+
+    Positions to expand wait in a log (``logk``: k0, k1, waste position; ``logp``: the index of the one
+    that reached it, -1 for an entry, and the move). Without ``recover`` the log is emptied after each
+    entry; with it, it is kept for the whole call, so ``found`` (the log index of the position whose move
+    ``found[1]`` won, or reached ``target``: k0, k1, waste position, in a lower layer's closure) leads back
+    to an entry. The arrays grow here as needed; the ones in use are returned. Stops with BUDGET between two
+    entries once ``counts[C_NODES]`` reaches ``budget``.
+    """
+    cols = np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8)
+    sc = np.zeros((2, C.NSC), np.int64)
+    mask = np.zeros(2, np.uint64)
+    moves = np.zeros(width, np.int64)
+    scratch = np.zeros(C.SCRATCH_SIZE, np.int64)
+    prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
+    row = np.zeros(C.CK_WIDTH, np.uint64)
+    words = np.zeros(4, np.uint64)
+    ctl = np.zeros(C.NCTL, np.int64)
+    tt = np.zeros((1, 4), np.uint64)
+    tb = params[C.P_TALON_BITS]
+    wb = params[C.P_WPOS_BITS]
+    cover = params[C.P_COVER] == 1
+    draw = params[C.P_DRAW]
+    cb = params[C.P_COVER_BITS]
+    ncols = params[C.P_NCOLS]
+    ws = np.uint64(_short_fields(params)[2])  # where a short key's waste position (or cover field) starts
+    wmask = (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
+    field = _cover_field_at(True, cover, tb, wb)[2]
+    keep = ~field
+    reps = np.zeros(8, np.int64)
+    nout = 0
+    seen[:] = 0
+    have = False  # level 0 holds the key (last0, last1), decoded
+    last0 = np.uint64(0)
+    last1 = np.uint64(0)
+    pm = 0
+    nlog = 0
+    grow_at = np.int64(table.shape[0] * TABLE_LOAD)
+    for e in range(lo, hi):
+        if counts[C_NODES] >= budget or halt[0] != 0:
+            return BUDGET, nout, nlog, table, out, seen, logk, logp
+        if not recover:
+            nlog = 0
+        read = nlog
+        f = (entries[e, 1] >> ws) & wmask
+        nrep = K._waste_positions(f, cover, draw, cb, reps)
+        for q in range(nrep):
+            if cover and q > 0 and reps[q] == 0:
+                continue  # the cycle's position: a residue's reaches it and has its moves
+            if nlog == logk.shape[0]:
+                logk, logp = _grown_log(logk, logp)
+            logk[nlog, 0] = entries[e, 0]
+            logk[nlog, 1] = entries[e, 1] & keep
+            logk[nlog, 2] = np.uint64(reps[q])
+            logp[nlog, 0] = -1
+            logp[nlog, 1] = 0
+            nlog += 1
+        while read < nlog:
+            if not (have and logk[read, 0] == last0 and logk[read, 1] == last1):
+                # decoded once for all the waste positions of a key that follow one another in the log
+                # (an entry's); level 0 is left as decoded, only its waste boundary moves
+                pm = R.level_from_row(logk[read, 0], logk[read, 1], params, reserve, talon, lut, cols, sc, mask,
+                                      ranks)
+                last0 = logk[read, 0]
+                last1 = logk[read, 1]
+                have = True
+            R.set_waste(sc, mask, np.int64(logk[read, 2]))
+            counts[C_EXPANDED] += 1
+            n = K._gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, moves, True, scratch, -1, -1, -1)
+            K._copy_cards(cols, sc, 0)
+            for k in range(n):
+                K._reset_level(cols, sc, mask, 0)
+                K._apply(cols, sc, mask, 1, moves[k], params, reserve, talon)
+                counts[C_NODES] += 1
+                score = K._score(sc, 1)
+                if score > counts[C_BEST]:
+                    counts[C_BEST] = score
+                if score == full_score:
+                    if not recover or target[3] == np.uint64(1):
+                        found[0] = read
+                        found[1] = moves[k]
+                        return WON, nout, nlog, table, out, seen, logk, logp
+                    continue
+                if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                    counts[C_STUCK] += 1
+                    continue
+                for x in range(C.CK_WIDTH):
+                    row[x] = np.uint64(0)
+                nb = K._key(cols, sc, mask, 1, params, row, scratch)
+                if not K._compact(row, nb, params, sc, 1):
+                    return LONG_KEY, nout, nlog, table, out, seen, logk, logp
+                cwp = K._take_wpos(row, True, params)
+                if not cover:
+                    cwp = np.int64((row[1] >> ws) & wmask)
+                r0 = row[0]
+                r1 = row[1]
+                if recover and target[3] == np.uint64(0) and r0 == target[0] and r1 == target[1] \
+                        and cwp == np.int64(target[2]):
+                    found[0] = read
+                    found[1] = moves[k]
+                    return FOUND, nout, nlog, table, out, seen, logk, logp
+                cm = 2 * score
+                for c in range(ncols):
+                    cm += sc[1, C.SC_LEN + c]
+                if cm == pm:  # the same layer: expanded here unless an entry or a row of the layer covers it
+                    i = find(entries, starts, r0, r1, keep)
+                    if i >= 0 and (not cover or _covers((entries[i, 1] & field) >> ws, cwp, draw, cb)):
+                        continue
+                    if stats[C.ST_TTCOUNT] >= grow_at:
+                        bigger = np.zeros((2 * table.shape[0], 2), np.uint64)
+                        K._tt_rehash(table, bigger, words, field, 1)
+                        table = bigger
+                        grow_at = np.int64(table.shape[0] * TABLE_LOAD)
+                    h = K._slot(K._hash(row), table.shape[0])
+                    if K._insert_key(table, tt, row, h, True, cwp if cover else -1, params, stats, ctl) != 0:
+                        if nlog == logk.shape[0]:
+                            logk, logp = _grown_log(logk, logp)
+                        logk[nlog, 0] = r0
+                        logk[nlog, 1] = r1
+                        logk[nlog, 2] = np.uint64(cwp)
+                        logp[nlog, 0] = read
+                        logp[nlog, 1] = moves[k]
+                        nlog += 1
+                elif not recover:
+                    f = _cover_bits(np.uint64(0), cwp, draw, cb) if cover else np.uint64(0)
+                    smask = np.uint64(seen.shape[0] - 1)
+                    h = _mix(r0, r1) & smask
+                    j = seen[h] - 1
+                    while j >= 0 and not (out[j, 0] == r0 and out[j, 1] == r1):
+                        h = (h + np.uint64(1)) & smask
+                        j = seen[h] - 1
+                    if j >= 0:  # written already by this call: one row, the cover fields merged
+                        if cover:
+                            out[j, 2] = _merge_field(out[j, 2], f, draw, cb)
+                        continue
+                    if nout == out.shape[0]:
+                        out, seen = _grown_out(out, nout, seen)
+                        smask = np.uint64(seen.shape[0] - 1)
+                        h = _mix(r0, r1) & smask
+                        while seen[h] != 0:
+                            h = (h + np.uint64(1)) & smask
+                    seen[h] = nout + 1
+                    out[nout, 0] = r0
+                    out[nout, 1] = r1
+                    out[nout, 2] = f
+                    out[nout, 3] = np.uint64(cm - pm)
+                    nout += 1
+            read += 1
+    return DONE, nout, nlog, table, out, seen, logk, logp
+
+
+@njit(cache=True)
+def _grown_log(logk, logp):
+    k = np.empty((2 * logk.shape[0], 3), np.uint64)
+    p = np.empty((2 * logp.shape[0], 2), np.int64)
+    k[: logk.shape[0]] = logk
+    p[: logp.shape[0]] = logp
+    return k, p
+
+
+@njit(cache=True)
+def level_of(k0, k1, wp, params, reserve, talon, lut, ranks, cols, sc, mask):
+    """Level 0 of ``cols``/``sc``/``mask`` made the position (k0, k1, waste position)."""
+    R.level_from_row(k0, k1, params, reserve, talon, lut, cols, sc, mask, ranks)
+    R.set_waste(sc, mask, wp)

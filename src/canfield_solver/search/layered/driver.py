@@ -1,0 +1,259 @@
+"""The layered proof's driver: ``search`` closes the layers in order under the limits, with progress and
+workers, and returns its ``Outcome``; ``after`` goes on from a depth-first search whose table filled;
+``warm_up`` compiles the package's entry points once a process."""
+
+from __future__ import annotations
+
+import functools
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Generator
+
+import numpy as np
+
+from ... import compiles
+from ...budget import Limit, Step, drive, interrupt_inside
+from ...engine.game import Position
+from ...errors import CanfieldError, SolverBugError
+from .. import codec as C
+from ..outcome import Outcome
+from ..problem import decode
+from .close import (
+    BUDGET,
+    C_BEST,
+    C_EXPANDED,
+    C_NODES,
+    C_STUCK,
+    LONG_KEY,
+    WON,
+    close_entries,
+    find,
+    index,
+    level_of,
+)
+from .phase import Phase
+from .slot import Slot
+from .sort import cuts, kway, sorted_run
+from .store import Layers
+from .wonline import won_line
+from .workers import Closing
+
+
+class UnsupportedRules(CanfieldError):
+    """The layered phase cannot search under these rules (no short keys)."""
+
+
+def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+           progress: Callable[..., None] | None, compile_seconds: float, workers: int = 1) -> Outcome:
+    """Search ``start`` layer by layer until it is won, every layer is closed, or a limit (or Ctrl-C) stops
+    it. ``progress`` is called between chunks with (nodes, seconds) and, if it takes a ``phase`` keyword,
+    a line naming the layer and the rows waiting. Raises ``UnsupportedRules`` where the start has no short
+    key (rules that build regardless of suit: kernel._key does not measure their column stream).
+
+    ``workers`` threads close each layer's chunks at once, each with a table of its own (solver notes §9,
+    "a layer on several workers"): the same verdict; the node counts and the won line may vary."""
+    ph = Phase(start)
+    first = ph.start_item()
+    if first is None:
+        raise UnsupportedRules(f"the layered proof keeps short keys only, and no position under rules "
+                               f"{start.rules.name!r} has one; solve it with method 'depth-first' or 'auto'")
+    t_compile = time.perf_counter()
+    warm_up()
+    compiled = time.perf_counter() - t_compile
+    compile_seconds += compiled
+    if max_seconds is not None:  # the caller's limit bounds what it waits for, this compile included
+        max_seconds = max(0.0, max_seconds - compiled)
+    t0 = time.perf_counter()
+    layers = Layers()
+    ph.pending = layers
+    cap = max_memory_mb * (1 << 20)
+    won_at: list[int] = []  # the layer of the first won child, once found
+    peak = held = 0
+    nlayers = 0
+    m = -1
+    halt = np.zeros(1, np.int64)  # set: every chunk being closed stops at its next entry
+
+    def left() -> int | None:  # what is left of the node limit (None: no limit)
+        return None if max_nodes is None else max_nodes - int(ph.counts[C_NODES])
+
+    def chunks() -> Generator[Step, None, None]:
+        """Close the layers in order, a chunk of entries a step (one ``Step`` each, as each chunk ends)."""
+        nonlocal peak, held, nlayers, m
+        pool = ThreadPoolExecutor(workers, thread_name_prefix="canfield-layer") if workers > 1 else None
+        ph.pool, ph.workers = pool, workers
+        try:
+            while ph.pending:
+                m = ph.layers.first()
+                entries = ph.entries(m)
+                starts = index(entries)
+                nlayers += 1
+                closing = Closing(ph, entries, starts, workers, halt, left)
+                end: Step | None = None  # how the phase ends in this layer, if it does
+                closed = 0
+                for slot, status, runs, c in closing.results(pool):
+                    ph.counts[C_NODES:C_STUCK + 1] += c[C_NODES:C_STUCK + 1]
+                    ph.counts[C_BEST] = max(ph.counts[C_BEST], c[C_BEST])
+                    closing.done(slot)
+                    if end is not None:
+                        continue  # a chunk stopped by the halt: the phase is ending anyway
+                    if status == WON:
+                        won_at.append(m)
+                        end = Step.DONE
+                    elif status == LONG_KEY:
+                        end = Step.NO_MEMORY
+                    elif status == BUDGET:
+                        end = Step.NO_ROOM
+                    for dm, run in runs:
+                        ph.add_run(m + dm, run)
+                    closed += 1
+                    held = starts.nbytes + sum(sl.nbytes for sl in closing.slots)
+                    peak = max(peak, held)
+                    if closed % 16 == 0:
+                        ph.disk = max(ph.disk, layers.disk_bytes())
+                    if held > cap and end is None:
+                        end = Step.NO_MEMORY
+                    if end is not None:
+                        halt[0] = 1  # the other slots stop at their next entry; their results are drained
+                        continue
+                    yield Step.GOING
+                ph.rows += len(entries) + sum(int(sl.stats[C.ST_TTCOUNT]) for sl in closing.slots)
+                del entries, closing
+                if end is not None:
+                    yield end
+                    return
+            yield Step.DONE  # every layer closed without a win: lost
+        finally:
+            halt[0] = 1  # closed early (a limit, Ctrl-C, an error): no thread goes on after the phase
+            if pool is not None:
+                pool.shutdown(wait=True)
+
+    steps = chunks()
+
+    def call(budget: int) -> Step:  # the budget is the chunks' own (left() shared among the workers)
+        return next(steps)
+
+    shown = -1.0
+    talks = progress is not None and _takes_phase(progress)
+
+    def report(nodes: int, elapsed: float) -> None:
+        nonlocal shown
+        if progress is None or elapsed < shown + 0.2:  # at most five times a second
+            return
+        shown = elapsed
+        if talks:
+            on = f", {workers} workers" if workers > 1 else ""
+            progress(nodes, elapsed,
+                     phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB{on}")
+        else:
+            progress(nodes, elapsed)
+
+    try:
+        if start.score == ph.full:
+            return _outcome(ph, True, None, [], t0, compile_seconds, peak, nlayers)
+        k0, k1, wp, m0 = first
+        f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb if ph.cover else 0
+        ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
+        limit = drive(call, lambda: int(ph.counts[C_NODES]), max_nodes=max_nodes, max_seconds=max_seconds,
+                      chunk=2**62, t0=t0, progress=report)
+        steps.close()
+        if won_at:
+            line = won_line(ph, layers, won_at[0], first)
+            if line is None:  # the layers' files could not be kept: winnable, but no line to show
+                return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers,
+                                note="no room on disk")
+            return _outcome(ph, True, None, line, t0, compile_seconds, peak, nlayers)
+        return _outcome(ph, False, limit, [], t0, compile_seconds, peak, nlayers)
+    except KeyboardInterrupt:
+        return _outcome(ph, False, Limit.INTERRUPTED, [], t0, compile_seconds, peak, nlayers)
+    except SystemError as e:  # Ctrl-C inside a compiled function (``budget.interrupt_inside``)
+        if interrupt_inside(e):
+            return _outcome(ph, False, Limit.INTERRUPTED, [], t0, compile_seconds, peak, nlayers)
+        raise
+    except OSError as e:  # the runs waiting could not be written: the phase's memory on disk is full
+        return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers, note=f"disk: {e}")
+    finally:
+        steps.close()
+        layers.close()
+
+
+def _takes_phase(progress: Callable[..., None]) -> bool:
+    import inspect
+
+    try:
+        return "phase" in inspect.signature(progress).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _outcome(ph: Phase, won: bool, limit: Limit | None, line: list[int], t0: float, compile_seconds: float,
+             peak: int, nlayers: int, note: str | None = None) -> Outcome:
+    c = ph.counts
+    stats: dict[str, object] = {"layered_layers": nlayers, "layered_peak_mb": round(peak / 2**20, 1), "layered_rows": ph.rows,
+             "layered_expanded": int(c[C_EXPANDED]), "stuck_prunes": int(c[C_STUCK]),
+             "compile_seconds": compile_seconds}
+    if note:
+        stats["layered_note"] = note
+    stats["layered_best_score"] = int(c[C_BEST])
+    stats["layered_disk_mb"] = round(ph.disk / 2**20, 1)
+    prob, start = ph.prob, ph.start
+    return Outcome(won=won, limit=limit, truncated=False, solution=line, best_score=int(c[C_BEST]) if won else
+                   start.score, best_path=[], nodes=int(c[C_NODES]), max_depth=len(line),
+                   positions=int(c[C_EXPANDED]), seconds=time.perf_counter() - t0,
+                   decode=lambda path: decode(prob, start, path), stats=stats)
+
+def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+          progress: Callable[..., None] | None, compile_seconds: float, workers: int = 1) -> Outcome:
+    """The layered phase after a depth-first search ``first`` that stopped for memory: with what is left of
+    the node and time limits and the same memory cap; one outcome of the two (nodes, time and positions
+    added; the best line the depth-first search's, which ``first.decode`` replays)."""
+    nodes = None if max_nodes is None else max_nodes - first.nodes
+    seconds = None if max_seconds is None else max_seconds - first.seconds
+    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+        return first
+    try:
+        second = search(start, nodes, seconds, max_memory_mb, progress, compile_seconds, workers)
+    except UnsupportedRules:
+        return first
+    stats = {**first.stats, **{k: v for k, v in second.stats.items() if k.startswith("layered")}}
+    stats["depth_first_nodes"] = first.nodes
+    stats["depth_first_seconds"] = round(first.seconds, 3)
+    won = second.won
+    return Outcome(won=won, limit=second.limit, truncated=False, solution=second.solution,
+                   best_score=second.best_score if won else first.best_score,
+                   best_path=[] if won else first.best_path, nodes=first.nodes + second.nodes,
+                   max_depth=max(first.max_depth, second.max_depth), positions=first.positions + second.positions,
+                   seconds=first.seconds + second.seconds, decode=second.decode if won else first.decode,
+                   stats=stats)
+
+
+ENTRY_POINTS = (close_entries, sorted_run, kway, cuts, index, find, level_of)  # what warm_up compiles
+
+
+@functools.cache  # once a process
+def warm_up() -> None:
+    """Compile (or load from Numba's cache) the layered phase's functions, on a throwaway deal: once a
+    machine, told to ``compiles.listeners`` when it compiles."""
+    with compiles.compiling("layered", lambda: compiles.in_cache(*ENTRY_POINTS)):
+        _warm_up()
+
+
+def _warm_up() -> None:
+    from ...engine.deal import Deal
+    from ...engine.rules import get_rules
+
+    ph = Phase(Position(Deal.from_seed(0, get_rules("canfield"))))
+    first = ph.start_item()
+    if first is None:  # every canfield position has a short key
+        raise SolverBugError("the layered phase's warm-up deal has no short key")
+    k0, k1, wp, _m = first
+    f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb
+    entries = np.array([[k0, k1 | f]], np.uint64)
+    slot = Slot(1, np.zeros(1, np.int64))
+    _s, nout, _f = ph.close(entries, index(entries), 0, 0, slot)
+    ph.sorted_runs(slot, nout)
+    kway(entries, np.array([0], np.int64), np.array([1], np.int64), ph.field, ph.tb, ph.cover, ph.draw, ph.cb,
+          np.empty((1, 2), np.uint64))
+    cuts(entries, np.array([0, 1], np.int64), ~ph.field, 2)
+    find(entries, index(entries), np.uint64(k0), np.uint64(k1), ~ph.field)
+    level_of(np.uint64(k0), np.uint64(k1), 0, ph.params, ph.prob.reserve, ph.prob.talon, ph.prob.lut, 13,
+              np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8), np.zeros((2, C.NSC), np.int64), np.zeros(2, np.uint64))
