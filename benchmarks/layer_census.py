@@ -64,10 +64,10 @@ def _decode(short, ncols, suit_bits, ranks, tb, wb, full_wrap, out_m, out_hr, ou
         heights = int(lo & np.uint64(0xFFFF))
         res = int((lo >> np.uint64(tb + wb)) & np.uint64(63))
         h_total = (heights & 15) + ((heights >> 4) & 15) + ((heights >> 8) & 15) + ((heights >> 12) & 15)
-        t, tab = _columns(hi, lo, ncols, suit_bits, ranks, cols, sc)
+        t = _columns(hi, lo, ncols, suit_bits, ranks, cols, sc)
         out_m[n] = 2 * h_total + t
         out_hr[n] = heights | (res << 16)
-        out_tab[n] = tab
+        out_tab[n] = np.uint64(sc[0, C.SC_TAB])
         n += 1
     return n
 

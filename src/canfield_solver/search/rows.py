@@ -19,7 +19,7 @@ import numpy as np
 
 from . import codec as C
 from . import kernel as K
-from .codec import COL_CARD_BITS, COL_LEN_BITS, SHORT_BITS
+from .codec import COL_CARD_BITS, COL_LEN_BITS
 from .jit import njit
 
 _suit_from_code = K._suit_from_code  # codec's functions, compiled once in the kernel
@@ -27,47 +27,53 @@ _short_fields = K._short_fields
 
 
 @njit(cache=True)
-def _take(hi, lo, pos, k):
-    """Bits [pos - k, pos) of the 128-bit number hi:lo."""
-    low = pos - k
-    m = (np.uint64(1) << np.uint64(k)) - np.uint64(1)
-    if low >= 64:
-        return (hi >> np.uint64(low - 64)) & m
-    if pos <= 64:
-        return (lo >> np.uint64(low)) & m
-    below = 64 - low  # bits taken from lo
-    return (((hi << np.uint64(below)) | (lo >> np.uint64(low))) & m)
-
-
-@njit(cache=True)
 def _columns(hi, lo, ncols, sb, ranks, cols, sc):
-    """The columns of a short row (the stream from bit 126 down) into level 0 of ``cols``/``sc`` (cards and
-    lengths); (tableau cards, their mask). A card above a column's bottom is one rank below the card under
-    it (ranks wrap: a column holds K on A only where the rules allow it, and then the arithmetic is the
-    same), its suit named by ``sb`` bits (1: which suit of the other colour; 2: the suit; 0: the same)."""
-    pos = SHORT_BITS
+    """The columns of a short row (the stream from bit 126 down) into level 0 of ``cols``/``sc``: cards,
+    lengths, each column's key codes (SC_CB, the bits the stream holds for the cards above its bottom, which
+    kernel._init_codes would compute again from the cards) and the tableau mask (SC_TAB); the tableau cards.
+
+    The stream is read from the top of hi:lo, the pair shifted left past each field taken. A card above a
+    column's bottom is one rank below the card under it (ranks wrap: a column holds K on A only where the
+    rules allow it, and then the arithmetic is the same), its suit named by ``sb`` bits (1: which suit of
+    the other colour; 0: the same; the layered proof never meets 2, whose keys are never short)."""
+    hi = (hi << np.uint64(1)) | (lo >> np.uint64(63))  # bit 127, the mark, dropped
+    lo = lo << np.uint64(1)
     t = 0
-    tab = np.uint64(0)
+    tab = np.int64(0)
+    hb = np.uint64(COL_CARD_BITS + COL_LEN_BITS)
+    lmask = np.uint64((1 << COL_LEN_BITS) - 1)
     for c in range(ncols):
-        bottom = int(_take(hi, lo, pos, COL_CARD_BITS))
-        pos -= COL_CARD_BITS
-        length = int(_take(hi, lo, pos, COL_LEN_BITS))
-        pos -= COL_LEN_BITS
-        sc[0, C.SC_LEN + c] = length if bottom else 0
+        head = hi >> (np.uint64(64) - hb)
+        hi = (hi << hb) | (lo >> (np.uint64(64) - hb))
+        lo = lo << hb
+        bottom = int(head >> np.uint64(COL_LEN_BITS))
+        length = int(head & lmask)
         if bottom == 0:
+            sc[0, C.SC_LEN + c] = 0
             continue
+        sc[0, C.SC_LEN + c] = length
         card = bottom - 1
         cols[0, c, 0] = card
-        tab |= np.uint64(1) << np.uint64(card)
-        for k in range(1, length):
-            code = int(_take(hi, lo, pos, sb)) if sb else 0
-            pos -= sb
-            r = (card % 13 - 1) % ranks
+        tab |= np.int64(1) << np.int64(card)
+        nb = sb * (length - 1)
+        codes = np.uint64(0)
+        if nb > 0:
+            k = np.uint64(nb)
+            codes = hi >> (np.uint64(64) - k)
+            hi = (hi << k) | (lo >> (np.uint64(64) - k))
+            lo = lo << k
+        sc[0, C.SC_CB + c] = np.int64(codes)
+        for i in range(1, length):
+            code = int((codes >> np.uint64(nb - sb * i)) & np.uint64(1)) if sb else 0
+            r = card % 13 - 1
+            if r < 0:
+                r = ranks - 1
             card = _suit_from_code(sb, card // 13, code) * 13 + r
-            cols[0, c, k] = card
-            tab |= np.uint64(1) << np.uint64(card)
+            cols[0, c, i] = card
+            tab |= np.int64(1) << np.int64(card)
         t += length
-    return t, tab
+    sc[0, C.SC_TAB] = tab
+    return t
 
 
 @njit(cache=True)
@@ -79,8 +85,7 @@ def level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
         sc[0, x] = 0
     sc[0, C.SC_RES] = int((lo >> np.uint64(rs)) & np.uint64((1 << rb) - 1)) if rb > 0 else 0
     sc[0, C.SC_RDL] = int((lo >> np.uint64(ds)) & np.uint64((1 << db) - 1)) if db > 0 else 0
-    t, _tab = _columns(hi, lo, params[C.P_NCOLS], params[C.P_SUITBITS], ranks, cols, sc)
-    K._init_codes(cols, sc, 0, params)
+    t = _columns(hi, lo, params[C.P_NCOLS], params[C.P_SUITBITS], ranks, cols, sc)  # SC_CB and SC_TAB too
     tab = sc[0, C.SC_TAB]
     low = lo & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
     h_total = 0
