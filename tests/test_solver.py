@@ -291,6 +291,18 @@ def test_further_limits_raise_the_one_that_stopped_the_search():
     assert further_limits("interrupted", 60.0, None, 720, 1) is None and further_limits(None, 60.0, None, 720, 1) is None
 
 
+def test_further_memory_is_a_share_of_the_memory_free(monkeypatch):
+    """The larger cap offered is bounded as the machine-sized default is: half of the memory free now
+    (memory.py's reading), not of the memory installed."""
+    from canfield_solver.solver import further_limits
+
+    monkeypatch.setenv("CANFIELD_MEMORY_FREE_MB", "1000")
+    assert further_limits("memory", 60.0, None, 400, None) == {"max_memory_mb": 500, "max_seconds": 240.0}
+    assert further_limits("memory", 60.0, None, 100, None) == {"max_memory_mb": 400, "max_seconds": 240.0}
+    monkeypatch.setenv("CANFIELD_MEMORY_FREE_MB", "600")
+    assert further_limits("memory", 60.0, None, 400, None) is None  # 300 MiB would be no more
+
+
 def test_decide_calls_a_stalled_position_lost_without_a_search():
     from canfield_solver.solver import decide
 

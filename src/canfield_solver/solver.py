@@ -353,22 +353,21 @@ def further_limits(limit: str | None, max_seconds: float, max_nodes: int | None,
     """The limits to run an ``unknown`` search again with; None when no limit stopped it or the one that did
     cannot go up.
 
-    The limit that stopped the search goes up four times, memory at most to half of this machine's
-    memory; a larger table also takes longer to fill, so seconds go up with memory. With ``workers`` 1,
+    The limit that stopped the search goes up four times, memory at most to the share of the memory free
+    now that a cap of the machine's own takes (``memory.SHARE`` of ``memory.free_mb``, the same reading);
+    a larger table also takes longer to fill, so seconds go up with memory. With ``workers`` 1,
     idle cores are offered as ``workers`` (None: the caller has no such choice).
     """
     more: dict[str, int | float] = {}
     if limit == "nodes" and max_nodes is not None:
         more["max_nodes"] = 4 * max_nodes
     elif limit == "memory":
-        try:
-            half = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2 ** 21
-        except (ValueError, OSError, AttributeError):
-            half = 4 * max_memory_mb
-        memory = min(4 * max_memory_mb, half)
-        if memory <= max_memory_mb:
+        free = memory.free_mb()
+        most = 4 * max_memory_mb if free is None else int(free * memory.SHARE)
+        more_mb = min(4 * max_memory_mb, most)
+        if more_mb <= max_memory_mb:
             return None
-        more["max_memory_mb"] = memory
+        more["max_memory_mb"] = more_mb
         more["max_seconds"] = max_seconds * 4
     elif limit == "seconds":
         more["max_seconds"] = max_seconds * 4
