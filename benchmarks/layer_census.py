@@ -166,7 +166,7 @@ def _check_sample(rows, r, deal, p, m, hr, tab, k: int = 2000) -> None:
         n128 = ((hi & ~(1 << 63)) << 64) | (lo & ~((1 << low_bits) - 1))
         stream = n128 << 65  # the 192-bit column stream, left-aligned as in a long key
         words = [0, (stream >> 128) & (2**64 - 1), (stream >> 64) & (2**64 - 1), stream & (2**64 - 1)]
-        u = unpack(words, ncols=r.columns, ranks=r.ranks, base_rank=deal.base_rank, wrap=0, build=0,
+        u = unpack(words, ncols=r.columns, ranks=r.ranks, base_rank=deal.base_rank, build=0,
                    reserve_order=[], talon_order=[])
         cards = [c for col in u["tableau"] for c in col]
         assert int(tab[j]) == sum(1 << c for c in cards), "tableau cards"
