@@ -106,3 +106,14 @@ def interrupt_inside(e: BaseException) -> bool:
         cur = cur.__cause__ or cur.__context__
         seen += 1
     return False
+
+
+def takes_keyword(progress: Callable[..., None], name: str) -> bool:
+    """Whether a progress callback takes the keyword ``name`` (``phase``, ``event``): the extra lines a
+    search can say are passed only to callbacks that ask for them."""
+    import inspect
+
+    try:
+        return name in inspect.signature(progress).parameters
+    except (TypeError, ValueError):
+        return False

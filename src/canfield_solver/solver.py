@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import compiles, memory
-from .budget import Limit
+from .budget import Limit, takes_keyword
 from .engine.deal import Deal
 from .engine.game import Position, replay
 from .engine.rules import Rules, get_rules
@@ -327,15 +327,7 @@ def solve(
 
 def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
     """Tell ``progress`` of a phase change of the search (``event=`` keyword), where it takes one."""
-    import inspect
-
-    if progress is None:
-        return
-    try:
-        takes = "event" in inspect.signature(progress).parameters
-    except (TypeError, ValueError):
-        takes = False
-    if takes:
+    if progress is not None and takes_keyword(progress, "event"):
         progress(nodes, seconds, event=text)
 
 

@@ -8,8 +8,9 @@
 - ``kernel``: the compiled kernel: move generation, keys, tables, the depth-first search.
 - ``problem``: the arrays of one search (deal, stack, tables) and the decoder of its move codes.
 - ``depth_first``: one thread's search; ``parallel``: several threads sharing one table.
-- ``layered``: the layered proof (positions closed one layer of progress at a time).
-- ``rows``: positions back from the short table's rows (the layered proof's won line).
+- ``layered``: the layered proof (positions closed one layer of progress at a time), a package of its own:
+  sort and merge, the close kernel, the layer store, the workers, the won line, the driver.
+- ``rows``: positions back from short keys (every position the layered proof expands starts there).
 - ``quick`` and ``interpreted``: the first answer, searched by the kernel's text as plain Python while the
   kernel compiles in the background.
 - ``compile`` and ``cache``: compiling the kernel, or finding it in Numba's cache.

@@ -12,7 +12,7 @@ from typing import Callable, Generator
 import numpy as np
 
 from ... import compiles
-from ...budget import Limit, Step, drive, interrupt_inside
+from ...budget import Limit, Step, drive, interrupt_inside, takes_keyword
 from ...engine.game import Position
 from ...errors import CanfieldError, SolverBugError
 from .. import codec as C
@@ -133,7 +133,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         return next(steps)
 
     shown = -1.0
-    talks = progress is not None and _takes_phase(progress)
+    talks = progress is not None and takes_keyword(progress, "phase")
 
     def report(nodes: int, elapsed: float) -> None:
         nonlocal shown
@@ -174,15 +174,6 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     finally:
         steps.close()
         layers.close()
-
-
-def _takes_phase(progress: Callable[..., None]) -> bool:
-    import inspect
-
-    try:
-        return "phase" in inspect.signature(progress).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def _outcome(ph: Phase, won: bool, limit: Limit | None, line: list[int], t0: float, compile_seconds: float,
