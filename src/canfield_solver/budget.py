@@ -15,6 +15,8 @@ import time
 from enum import Enum
 from typing import Callable
 
+from .errors import CanfieldError
+
 
 class Limit(str, Enum):
     """Why a search ended ``unknown``. A ``str``: ``Limit.NODES == "nodes"``, and it prints and serialises as
@@ -117,3 +119,12 @@ def takes_keyword(progress: Callable[..., None], name: str) -> bool:
         return name in inspect.signature(progress).parameters
     except (TypeError, ValueError):
         return False
+
+
+def check_limits(max_nodes: int | None, max_seconds: float | None) -> None:
+    """The node and time limits every search takes, checked once for all of them: ``CanfieldError`` naming
+    the bad one."""
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
+        raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
+    if max_seconds is not None and (not isinstance(max_seconds, (int, float)) or max_seconds < 0):
+        raise CanfieldError(f"max_seconds must be a non-negative number, not {max_seconds!r}")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import compiles, memory
-from .budget import Limit, takes_keyword
+from .budget import Limit, check_limits, takes_keyword
 from .engine.deal import Deal
 from .engine.game import Position, replay
 from .engine.rules import Rules, get_rules
@@ -269,10 +269,7 @@ def solve(
     Raises ``CanfieldError`` for a bad deal or bad limits, ``SolverBugError``
     if a line the search returns does not replay (never expected).
     """
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
-        raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
-    if max_seconds is not None and (not isinstance(max_seconds, (int, float)) or max_seconds < 0):
-        raise CanfieldError(f"max_seconds must be a non-negative number, not {max_seconds!r}")
+    check_limits(max_nodes, max_seconds)
     if max_memory_mb is not None and (not isinstance(max_memory_mb, int) or max_memory_mb < 1):
         raise CanfieldError(f"max_memory_mb must be a positive integer, not {max_memory_mb!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

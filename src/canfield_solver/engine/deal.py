@@ -69,7 +69,9 @@ def splitmix64(seed: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
-def _check_seed(seed: Any) -> int:
+def check_seed(seed: Any) -> int:
+    """``seed`` if it is a deal number (an int in 0 <= seed < 2**64: SPEC §2's SplitMix64 state), else
+    ``DealError`` naming the problem; every game's deals and every surface check seeds here."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise DealError(f"seed must be an integer, not {seed!r}")
     if not 0 <= seed < 2**64:
@@ -80,7 +82,7 @@ def _check_seed(seed: Any) -> int:
 def shuffled_deck(seed: int, rules: Rules) -> list[int]:
     """The deck after the Fisher–Yates shuffle of SPEC §2 step 3."""
     deck = rules.deck
-    rng = splitmix64(_check_seed(seed))
+    rng = splitmix64(check_seed(seed))
     for i in range(len(deck) - 1, 0, -1):
         j = next(rng) % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
@@ -191,7 +193,7 @@ class Deal:
             base_rank = int(r.base)
         seed = data.get("seed")
         if seed is not None:
-            seed = _check_seed(seed)
+            seed = check_seed(seed)
         redeals_used = data.get("redeals_used", 0)
         if isinstance(redeals_used, bool) or not isinstance(redeals_used, int) or redeals_used < 0:
             raise DealError(f"'redeals_used' must be a non-negative integer, not {redeals_used!r}")

@@ -24,10 +24,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
-from ..budget import Limit
+from ..budget import Limit, check_limits
 from ..engine.cards import card_name
-from ..engine.deal import splitmix64
-from ..errors import CanfieldError, DealError
+from ..engine.deal import check_seed, splitmix64
+from ..errors import CanfieldError
 from ..solver import Verdict
 
 __all__ = ["Game", "GameError", "GameKey", "GameResult", "Limits", "plain_study", "replay", "search_removals",
@@ -84,12 +84,8 @@ def seeded_deck(cards: Sequence[int], seed: int) -> list[int]:
     """``cards`` (card ids, in the game's increasing order) after SPEC §2's Fisher–Yates shuffle with
     SplitMix64 seeded with ``seed``, run over this deck's own length (MENDELEV.md: "run on that game's
     own deck")."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise DealError(f"seed must be an integer, not {seed!r}")
-    if not 0 <= seed < 2**64:
-        raise DealError(f"seed {seed} is out of range (0 <= seed < 2**64)")
     deck = list(cards)
-    rng = splitmix64(seed)
+    rng = splitmix64(check_seed(seed))
     for i in range(len(deck) - 1, 0, -1):
         j = next(rng) % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
@@ -142,10 +138,7 @@ class Limits:
     """Node and time limits of one search; ``spend()`` counts a node and says which limit, if any, is hit."""
 
     def __init__(self, max_nodes: int | None, max_seconds: float | None):
-        if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
-            raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
-        if max_seconds is not None and (not isinstance(max_seconds, (int, float)) or max_seconds < 0):
-            raise CanfieldError(f"max_seconds must be a non-negative number, not {max_seconds!r}")
+        check_limits(max_nodes, max_seconds)
         self.max_nodes, self.max_seconds = max_nodes, max_seconds
         self.t0 = time.perf_counter()
         self.nodes = 0

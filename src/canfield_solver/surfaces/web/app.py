@@ -140,9 +140,7 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
         kind = given[0]
         value = spec[kind]
         try:
-            if kind == "seed":
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise _Fail(422, f"seed must be an integer, not {value!r}")
+            if kind == "seed":  # Deal.from_seed checks it (engine.deal.check_seed): a DealError, 422 below
                 return Deal.from_seed(value, rules or "canfield"), f"seed {value}"
             if kind == "pysolfc":
                 from ...formats import pysolfc_deal

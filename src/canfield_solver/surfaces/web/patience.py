@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 from ...engine.cards import card_name
+from ...engine.deal import check_seed
 from ...errors import CanfieldError
 from ...games import deal_of, get_game
 from ...games import suit_neighbours as SN
@@ -34,8 +35,7 @@ def start_game(gid: str, game: str, seed: int) -> "Tracked":
     """The server's game ``game`` (one of ``GAMES``) from the deal of ``seed``."""
     if game not in GAMES:
         raise CanfieldError(f"unknown game {game!r}; games: {', '.join(('canfield',) + GAMES)}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise CanfieldError(f"seed must be an integer, not {seed!r}")
+    check_seed(seed)
     if game == "suit-neighbours":
         return SuitNeighboursGame(gid, f"seed {seed}", game=game, seed=seed)
     return PatienceGame(gid, f"seed {seed}", game=game, seed=seed)
