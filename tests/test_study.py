@@ -136,6 +136,22 @@ V1_SCHEMA = """
 """
 
 
+def test_a_store_this_process_may_not_write_is_read(tmp_path, monkeypatch):
+    """A store on a read-only file is opened and read (summaries of a colleague's study): SQLite's read-only
+    mode, which root cannot bypass as it bypasses a 0444 file. (It once failed on switching the journal.)"""
+    r = get_rules("canfield")
+    path = tmp_path / "done.sqlite"
+    with ResultStore(path) as st:
+        st.put_many(r, [StoredResult("canfield", 4, "unknown", 50, 0.1, 9, 0, 0, 30.0, "nodes", max_nodes=50)])
+    (tmp_path / "fresh.sqlite").write_bytes(path.read_bytes())
+    sqlite3.connect(tmp_path / "fresh.sqlite").execute("PRAGMA journal_mode=DELETE").close()  # the switch to WAL
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda p, **kw: connect(f"file:{p}?mode=ro", uri=True, **kw))
+    for name in ("done.sqlite", "fresh.sqlite"):
+        with ResultStore(tmp_path / name, create=False) as st:
+            assert [x.seed for x in st.results(r)] == [4] and st.done_in(r, 30.0, 0, 10, max_nodes=50) == {4}
+
+
 def test_a_version_1_store_is_read_and_upgraded(tmp_path):
     from canfield_solver.studies.store import rules_id
 
@@ -148,12 +164,13 @@ def test_a_version_1_store_is_read_and_upgraded(tmp_path):
     con.commit()
     con.close()
     os.chmod(path, 0o444)
-    if os.access(path, os.W_OK):  # root writes anyway: no read-only case to test
-        pass
-    else:
+    with pytest.MonkeyPatch.context() as mp:
+        if os.access(path, os.W_OK):  # root (CI) writes a 0444 file anyway: SQLite's own read-only mode instead
+            connect = sqlite3.connect
+            mp.setattr(sqlite3, "connect", lambda p, **kw: connect(f"file:{p}?mode=ro", uri=True, **kw))
         with ResultStore(path, create=False) as st:  # read-only: read as it is
             assert [x.seed for x in st.results(r)] == [3] and st.done_in(r, 30.0, 0, 10) == {3}
-        assert "max_nodes" not in {c[1] for c in sqlite3.connect(path).execute("PRAGMA table_info(results)")}
+    assert "max_nodes" not in {c[1] for c in sqlite3.connect(path).execute("PRAGMA table_info(results)")}
     os.chmod(path, 0o644)
     with ResultStore(path) as st:
         st.put_many(r, [StoredResult("canfield", 4, "unknown", 50, 0.1, 9, 0, 0, 30.0, "nodes", max_nodes=50)])

@@ -173,7 +173,11 @@ class ResultStore:
                 self._upgrade()
             else:
                 exists = False  # an SQLite file with no tables: another study is creating it this instant
-            self._db.execute("PRAGMA journal_mode=WAL")
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError as e:  # a store this process may not write is read as it is
+                if not (exists and "readonly" in str(e)):
+                    raise
             self._db.execute("PRAGMA synchronous=NORMAL")
             if not exists:
                 self._create()
