@@ -1,7 +1,9 @@
 """Load the search kernel once, before any test: a first compile then never shows up inside a test's output.
 
 Hypothesis profiles (``--hypothesis-profile NAME`` or HYPOTHESIS_PROFILE): ``quick``, the default, for the
-README's test command; ``thorough`` (5x the examples), for CI's exhaustive tier; ``tiny`` (a tenth), for the
+README's test command and CI's tiers alike; ``thorough`` (5x the examples), by hand before a change to the
+search (``HYPOTHESIS_PROFILE=thorough python -m pytest -m exhaustive``: five times the exhaustive tier's
+time, which CI's budget does not hold); ``tiny`` (a tenth), for the
 run with NUMBA_DISABLE_JIT=1, where every search is plain Python. Each property states its count in the
 quick profile through ``helpers.examples``.
 """
