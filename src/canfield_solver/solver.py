@@ -103,7 +103,7 @@ class SolveResult:
     rules: str
     seed: int | None = None
     limit: Limit | None = None
-    stats: dict = field(default_factory=dict, compare=False, repr=False)
+    stats: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     best_line: tuple[str, ...] = field(default=(), compare=False, repr=False)
     stalled: bool = field(default=False, compare=False, repr=False)
 

@@ -18,6 +18,7 @@ from .rules import Rules, get_rules
 __all__ = ["Deal", "splitmix64", "shuffled_deck", "read_text", "parse_deal_json", "MAX_FILE_CHARS"]
 
 _MASK64 = (1 << 64) - 1
+Cards = tuple[int, ...]  # a pile of card ids, bottom first
 
 
 MAX_FILE_CHARS = 1 << 20  # a deal, moves or rules file is a few KiB; refuse anything past 1 MiB
@@ -271,7 +272,8 @@ class Deal:
         return counts
 
 
-def _check_cards(r: Rules, reserve: tuple, stock: tuple, waste: tuple, tableau: tuple, foundations: tuple) -> None:
+def _check_cards(r: Rules, reserve: Cards, stock: Cards, waste: Cards, tableau: tuple[Cards, ...],
+                 foundations: tuple[Cards, ...]) -> None:
     """Each card of the deck exactly once, and no card from outside it."""
     n = r.ranks
     piles: list[tuple[str, tuple[int, ...]]] = [("reserve", reserve), ("stock", stock), ("waste", waste)]
@@ -293,7 +295,7 @@ def _check_cards(r: Rules, reserve: tuple, stock: tuple, waste: tuple, tableau: 
         raise DealError(f"missing card {card_name(missing[0])}{more}: a deal holds each of the {len(deck)} cards once")
 
 
-def _check_fresh_sizes(r: Rules, reserve: tuple, tableau: tuple, stock: tuple) -> None:
+def _check_fresh_sizes(r: Rules, reserve: Cards, tableau: tuple[Cards, ...], stock: Cards) -> None:
     """A deal as dealt: every pile has the size the rules deal."""
     if len(tableau) != r.columns:
         raise DealError(f"the deal has {len(tableau)} tableau columns; rules {r.name!r} have {r.columns}")

@@ -32,6 +32,8 @@ from .rules import Rules
 __all__ = ["Position", "ReplayResult", "replay"]
 
 _SUITS = "CDHS"
+# reserve, tableau, stock, waste, foundations, redeals used: what undo restores
+_Snapshot = tuple[list[int], list[list[int]], list[int], list[int], list[int], int]
 _RANKS = "A23456789TJQK"
 
 
@@ -50,7 +52,7 @@ class Position:
         self.waste: list[int] = list(deal.waste)  # bottom..top; top is playable
         self.foundations: list[int] = deal.foundation_counts()  # cards per suit, C D H S
         self.redeals_used: int = deal.redeals_used
-        self._history: list[tuple] = []
+        self._history: list[_Snapshot] = []
         self._fill_gaps()
 
     @classmethod
@@ -58,7 +60,7 @@ class Position:
         return cls(deal)
 
     # State ---------------------------------------------------------------
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> _Snapshot:
         return (
             list(self.reserve),
             [list(c) for c in self.tableau],
@@ -68,7 +70,7 @@ class Position:
             self.redeals_used,
         )
 
-    def _restore(self, snap: tuple) -> None:
+    def _restore(self, snap: _Snapshot) -> None:
         r, t, s, w, f, n = snap
         self.reserve, self.tableau, self.stock, self.waste = list(r), [list(c) for c in t], list(s), list(w)
         self.foundations, self.redeals_used = list(f), n
@@ -79,7 +81,7 @@ class Position:
         p._history = []
         return p
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]:
         """Everything that decides the future of the game (used for searches)."""
         return (
             len(self.reserve),

@@ -111,8 +111,8 @@ def _shuffled(number: int) -> list[Any]:
         raise CanfieldError("PySolFC game numbers need the pysol-cards package: " + install_hint("pysolfc")) from None
     cards = createCards(1)
     if number < MS_LIMIT:
-        return LCRandom31(number).shuffle(ms_rearrange(cards))
-    return MTRandom(number).shuffle(cards)
+        return list(LCRandom31(number).shuffle(ms_rearrange(cards)))
+    return list(MTRandom(number).shuffle(cards))
 
 
 def _ours(card: Any) -> int:

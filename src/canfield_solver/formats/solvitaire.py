@@ -37,7 +37,7 @@ def _sv_card(text: Any, where: str) -> int:
         raise DealError(f"solvitaire deal: {where}: {e}") from None
 
 
-def from_solvitaire(data: "str | dict", rules: "str | Rules" = "canfield") -> Deal:
+def from_solvitaire(data: "str | dict[str, Any]", rules: "str | Rules" = "canfield") -> Deal:
     """A deal from the published solver's Canfield deal JSON (text or parsed); see the module docstring."""
     if isinstance(data, str):
         try:

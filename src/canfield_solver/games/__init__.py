@@ -13,6 +13,8 @@ Every game module has one shape (``games.base``): ``NAME``, ``VARIANTS``, ``deal
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import aces_and_kings, nine_packets, suit_neighbours, ten_columns
 from .base import Game, GameError, GameKey, GameResult
 
@@ -44,14 +46,14 @@ def get_game(name: str) -> Game:
     return m
 
 
-def deal_of(name: str, seed: int):
+def deal_of(name: str, seed: int) -> Any:
     """The position of the deal of ``seed`` in game (or variant) ``name``."""
     m = get_game(name)
     return m.deal(seed, name if name in m.VARIANTS else None)
 
 
 def study_result(name: str, seed: int, *, max_nodes: int | None = None, max_seconds: float | None = None,
-                 max_memory: int | None = None) -> tuple[GameResult, dict]:
+                 max_memory: int | None = None) -> tuple[GameResult, dict[str, Any]]:
     """One deal of a study: the solver's result, and the game's own figures (``metrics``, from the game's
     ``study``): for ``nine-packets`` whether the page's advice wins, for ``ten-columns`` how many of the 90
     placements of the last two cards win (then the verdict is won when any does)."""
@@ -59,7 +61,7 @@ def study_result(name: str, seed: int, *, max_nodes: int | None = None, max_seco
                                 max_memory=max_memory, seed=seed)
 
 
-def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, probe_nodes: int = 200_000) -> dict:
+def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, probe_nodes: int = 200_000) -> dict[str, Any]:
     """How hard a deal of game ``name`` is: the solver's verdict and effort, the game's own figures
     (``study_result``), and for a won deal of a game with choices, its critical positions: the positions
     on the winning line where some legal move throws the win away (each move probed by a search of at
@@ -69,7 +71,7 @@ def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, prob
 
     m = get_game(name)
     r, metrics = study_result(name, seed, max_seconds=max_seconds)
-    out: dict = {"game": name, "seed": seed, "verdict": r.verdict.value, "nodes": r.nodes,
+    out: dict[str, Any] = {"game": name, "seed": seed, "verdict": r.verdict.value, "nodes": r.nodes,
                  "seconds": round(r.seconds, 6), "limit": r.limit, **metrics, **r.extra}
     if r.verdict is Verdict.SOLVED and m.CHOICES:
         line = r.moves or m.solve(deal_of(name, seed), max_seconds=max_seconds).moves

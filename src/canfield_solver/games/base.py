@@ -69,7 +69,7 @@ class GameResult:
     seconds: float
     limit: Limit | None = None
     seed: int | None = None
-    extra: dict = field(default_factory=dict, compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def solved(self) -> bool:

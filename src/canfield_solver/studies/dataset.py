@@ -61,7 +61,7 @@ class ParquetResults:
     ``create=False`` opens an existing dataset for reading (``winrate --summary``): no lock is taken.
     """
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True, flush_rows: int = 65_536,
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, flush_rows: int = 65_536,
                  flush_seconds: float = 120.0):
         self.pa, self.pq = _pyarrow()
         self.path = os.fspath(path)

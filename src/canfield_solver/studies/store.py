@@ -113,7 +113,7 @@ class StoredResult:
     max_seconds: float | None
     limit_hit: str | None
     rating: str | None = None
-    metrics: dict | None = None
+    metrics: dict[str, Any] | None = None
     solver_version: str = field(default_factory=_version.version)
     max_nodes: int | None = None
 
@@ -139,7 +139,7 @@ class ResultStore:
     Use it as a context manager, or call ``close()``.
     """
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True):
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True):
         self.path = os.fspath(path)
         timeout = float(os.environ.get("CANFIELD_STORE_TIMEOUT", "30"))
         give_up = time.monotonic() + timeout
@@ -384,7 +384,7 @@ class ResultStore:
         return {_py_seed(v) for a, b in _db_ranges(lo, hi)
                 for v in self._live_claims("seed BETWEEN ? AND ?", (rules_id(rules), a, b), owner, now)}
 
-    def _live_claims(self, where: str, params: tuple, owner: str, now: float) -> set[int]:
+    def _live_claims(self, where: str, params: tuple[Any, ...], owner: str, now: float) -> set[int]:
         """Stored seed values claimed by another owner whose claim has not run out and who is not known dead."""
         dead: dict[str, bool] = {}
         out = set()
@@ -435,7 +435,7 @@ class ResultStore:
         return f"(({clause}) OR finished_at >= ?)" if since else clause
 
     @staticmethod
-    def _limits(max_seconds: float | None, max_nodes: int | None) -> tuple:
+    def _limits(max_seconds: float | None, max_nodes: int | None) -> tuple[float | None, float | None, int | None, int | None]:
         return (max_seconds, max_seconds, max_nodes, max_nodes)
 
     def done_in(self, rules: RulesKey, max_seconds: float | None, lo: int, hi: int, rated: bool = False,
@@ -486,11 +486,11 @@ class ResultStore:
         out.sort(key=lambda r: r.seed)
         return out
 
-    def rules_in_store(self) -> list[tuple[str, str, dict]]:
+    def rules_in_store(self) -> list[tuple[str, str, dict[str, Any]]]:
         return [(rid, name, json.loads(params))
                 for rid, name, params in self._db.execute("SELECT rules_id, name, params FROM rules ORDER BY name")]
 
-    def _row(self, row: tuple) -> StoredResult:
+    def _row(self, row: tuple[Any, ...]) -> StoredResult:
         (_rid, rules, seed, verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit, rating,
          metrics, version, _t, *rest) = row  # rest: max_nodes (absent from a read-only version-1 store)
         return StoredResult(rules, _py_seed(seed), verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit,

@@ -27,8 +27,8 @@ from ..games import GameKey, study_result
 from ..play.difficulty import analyze
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
-from .store import StoredResult, owner_id
-from .stores import RulesKey, StoreOrPath, open_stored, store_at
+from .store import RulesKey, StoredResult, owner_id
+from .stores import StoreOrPath, open_stored, store_at
 
 if TYPE_CHECKING:
     pass
@@ -153,8 +153,8 @@ def summarize_counts(rules: str, won: int, lost: int, unknown: int, max_seconds:
                    wilson_interval(won, decided), (lo_all, hi_all), max_seconds, **extra)
 
 
-def stored_win_rate(rules: RulesKey, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike | None" = None,
-                    parquet: "str | os.PathLike | None" = None) -> WinRate:
+def stored_win_rate(rules: RulesKey, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike[str] | None" = None,
+                    parquet: "str | os.PathLike[str] | None" = None) -> WinRate:
     """The win rate of ``rules`` (as stored: ``stored_rules``) over ``seeds``, recounted from a result store
     (``db``) or from ``parquet``: an export file or a ``--parquet-dir`` dataset. Nothing is searched;
     seeds without a stored row are left out."""
@@ -203,7 +203,7 @@ def _solve_game_chunk(key: GameKey, seeds: Sequence[int], max_seconds: float | N
 
 
 def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
-                 max_memory_mb: int | None, with_metrics: bool, analyze_options: dict | None = None,
+                 max_memory_mb: int | None, with_metrics: bool, analyze_options: dict[str, Any] | None = None,
                  numbering: str = "spec", name: str | None = None, threads: int = 1) -> list[StoredResult]:
     if isinstance(rules, GameKey):
         return _solve_game_chunk(rules, seeds, max_seconds, max_nodes, name or rules.name, max_memory_mb)
@@ -244,7 +244,7 @@ def _warm() -> None:
     load_kernel()
 
 
-ProgressFn = Callable[[int, int, dict, float], None]
+ProgressFn = Callable[[int, int, dict[str, Any], float], None]
 
 
 def run_study(
@@ -260,7 +260,7 @@ def run_study(
     progress: ProgressFn | None = None,
     chunk: int | None = None,
     with_metrics: bool = False,
-    analyze_options: dict | None = None,
+    analyze_options: dict[str, Any] | None = None,
     numbering: str = "spec",
     store_as: RulesKey | None = None,
     threads: int = 1,
@@ -475,7 +475,7 @@ def _chunk_size(n: int, jobs: int | None, with_metrics: bool) -> int:
     return 1
 
 
-def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple, record: Callable) -> None:
+def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
     """One worker: the deals searched in this process (no pool to start, so any script, stdin, ``python -c``
     or a notebook can run it), each recorded as it finishes. Ctrl-C stops the study: a deal it cut short is
     not recorded."""
@@ -526,7 +526,7 @@ def main_reimport_problem() -> str | None:
             f"would run again: {fix}")
 
 
-def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple, record: Callable) -> None:
+def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
     import multiprocessing as mp
 
     problem = main_reimport_problem()
@@ -591,7 +591,7 @@ def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple
             ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(address: str, rules: Rules, chunks: Iterable[list[int]], args: tuple, record: Callable) -> None:
+def _run_dask(address: str, rules: Rules, chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
     try:
         from dask.distributed import Client, as_completed
     except ImportError:

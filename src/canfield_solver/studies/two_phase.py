@@ -53,7 +53,8 @@ from ..errors import CanfieldError
 from ..games import GameKey
 from ..solver import Verdict
 from .seeds import SeedSet
-from .stores import RulesKey, Store, open_stored, store_at
+from .store import RulesKey
+from .stores import Store, open_stored, store_at
 from .study import Z95, ProgressFn, WinRate, run_study, stored_rules, wilson_interval
 
 if TYPE_CHECKING:
@@ -275,7 +276,7 @@ def run_followup(
         if not part:
             break
 
-        def tell(n: int, total: int, counts: dict, elapsed: float, _at: int = i) -> None:
+        def tell(n: int, total: int, counts: dict[str, Any], elapsed: float, _at: int = i) -> None:
             if progress is not None:
                 whole = {k: before.get(k, 0) + counts.get(k, 0) for k in set(before) | set(counts)}
                 progress(_at + n, len(chosen), whole, time.perf_counter() - t0)
@@ -298,8 +299,8 @@ def run_followup(
                  search_seconds=done["search"])
 
 
-def stored_two_phase(kept: RulesKey, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike | None" = None,
-                     parquet: "str | os.PathLike | None" = None, sample_seed: int = 0) -> TwoPhase | None:
+def stored_two_phase(kept: RulesKey, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike[str] | None" = None,
+                     parquet: "str | os.PathLike[str] | None" = None, sample_seed: int = 0) -> TwoPhase | None:
     """The two-phase estimate recounted from a result store (``db``) or a ``--parquet-dir`` dataset alone:
     the first pass's rows of ``kept`` over ``seeds``, and as the sample the longest run of its unknowns in
     sampling order (``complete_prefix``) that has follow-up rows. ``None`` when there is no such row."""
