@@ -124,3 +124,22 @@ def test_solve_method_layered_and_its_refusals():
     assert res.exit_code == 2 and "'sideways' is not one of" in res.output
     res = invoke("solve", "--seed", "0", "--method", "layered", "--max-nodes", "1000")
     assert res.exit_code == 3 and "--jobs" not in res.output  # one thread: no --jobs to offer
+
+
+def test_each_command_is_imported_from_the_module_the_lazy_table_names():
+    """``canfield solve`` imports only the module of its command; the table that says which module defines
+    which command must list every command those modules define, and no other."""
+    import importlib
+    import subprocess
+    import sys
+
+    from canfield_solver.surfaces.cli.common import _Group
+
+    for module in _Group.LAZY:
+        importlib.import_module(f"canfield_solver.surfaces.cli.{module}")
+    assert set(cli.commands) == {name for names in _Group.LAZY.values() for name in names}
+    code = ("import sys; from canfield_solver.surfaces.cli import cli\n"
+            "try:\n    cli.main(['deal', '3'], prog_name='canfield')\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('canfield_solver.surfaces.cli.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "['common', 'game', 'games']"  # not studies, not play

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, preset_names
+from canfield_solver.jit import njit
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
-from canfield_solver.search.jit import njit
 from canfield_solver.search.problem import _Problem
 
 from helpers import examples, random_position
@@ -173,5 +173,18 @@ def test_no_literal_move_or_key_masks_outside_the_codec():
     assert len(names) >= 12
     for name in names:
         for i, line in enumerate((src / name).read_text().splitlines(), 1):
+            code = line.split("#")[0]
+            assert not pattern.search(code), f"{name}:{i}: {line.strip()}"
+
+
+def test_no_literal_move_masks_in_the_games_kernels():
+    """The games' kernels and the aces-and-kings solver read their move codes through games/codes.py: no
+    literal shift or mask of a move's fields (``>> 4``, ``>> 8``, ``& 15``, ``* 256``) is left."""
+    games = Path(C.__file__).parent.parent / "games"
+    pattern = re.compile(r"(>>\s*(4|8)\b)|(<<\s*(4|8)\b)|(&\s*15\b)|(\*\s*256\b)")
+    names = ["pairs_kernel.py", "aces_and_kings/kernel.py", "aces_and_kings/solve.py", "nine_packets/solve.py",
+             "ten_columns/solve.py"]
+    for name in names:
+        for i, line in enumerate((games / name).read_text().splitlines(), 1):
             code = line.split("#")[0]
             assert not pattern.search(code), f"{name}:{i}: {line.strip()}"

@@ -1,4 +1,4 @@
-"""The search's compiled code is never loaded stale from Numba's cache (search/jit.py).
+"""The package's compiled code is never loaded stale from Numba's cache (jit.py).
 
 A copy of the package's codec and jit modules in a temporary folder, with a probe module that compiles a
 cached function calling codec's ``move_kind`` (as the kernel does); codec is then edited, and a new process
@@ -23,7 +23,7 @@ PROBE = '''
 from numba import njit as numba_njit
 
 from . import codec as C
-from .jit import njit
+from ..jit import njit
 
 _kind = njit(cache=True)(C.move_kind)
 _kind_plain = numba_njit(cache=True)(C.move_kind)
@@ -57,13 +57,13 @@ def run(root: Path) -> dict:
 
 
 def probe_package(tmp_path: Path, probe: str) -> Path:
-    """A package of its own in ``tmp_path``: copies of codec.py and jit.py, and ``probe`` as search/_probe.py."""
+    """A package of its own in ``tmp_path``: copies of search/codec.py and jit.py, and ``probe`` as search/_probe.py."""
     pkg = tmp_path / "canfield_solver"
     (pkg / "search").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "search" / "__init__.py").write_text("")
-    for name in ("codec.py", "jit.py"):
-        shutil.copy(SRC / "search" / name, pkg / "search" / name)
+    shutil.copy(SRC / "search" / "codec.py", pkg / "search" / "codec.py")
+    shutil.copy(SRC / "jit.py", pkg / "jit.py")
     (pkg / "search" / "_probe.py").write_text(probe)
     return pkg
 
@@ -86,7 +86,7 @@ def test_an_edit_of_an_inlined_file_recompiles(tmp_path):
     after = run(tmp_path)
     assert after["ours"] == 105 and not after["ours_from_cache"]  # recompiled from the edited codec
     if after["numbas"] != 5:
-        pytest.fail("Numba's own cache now sees an edit of another file: search/jit.py may be simplified")
+        pytest.fail("Numba's own cache now sees an edit of another file: jit.py may be simplified")
 
 
 # Numba 0.58-0.61 named the cache locators with a leading underscore; a future release may rename more. The
@@ -97,7 +97,7 @@ del caching.InTreeCacheLocator
 '''
 
 PROBE_HELPER = PROBE + '''
-from .jit import helper
+from ..jit import helper
 
 _kind_helper = helper(_nrt=False, forceinline=True)(C.move_kind)
 
@@ -109,7 +109,8 @@ def through_helper(mv):
 
 RUN_FALLBACK = HIDE + '''
 import json
-from canfield_solver.search import _probe as p, jit
+from canfield_solver import jit
+from canfield_solver.search import _probe as p
 a, c = int(p.ours(0x25)), int(p.through_helper(0x25))
 print(json.dumps({"ours": a, "helper": c, "disk_cache": jit.DISK_CACHE,
                   "ours_from_cache": sum(p.ours.stats.cache_hits.values()) > 0}))

@@ -9,7 +9,7 @@ from canfield_solver import Deal, Position, replay, solve
 from canfield_solver.errors import CanfieldError, DealError, MoveError
 from canfield_solver.formats import numbered_deal, parse_moves, read_deal, read_moves, to_solvitaire
 from canfield_solver.play.transcript import format_steps, steps
-from canfield_solver.solver import Verdict, kernel_cached
+from canfield_solver.solver import Verdict
 from canfield_solver.studies.packs import PackFile, pack_entry, verify_pack
 from canfield_solver.studies.pick import Picker
 from canfield_solver.studies.study import run_study
@@ -89,10 +89,6 @@ def test_a_stopped_search_is_unknown_with_its_limit_and_a_best_line_that_replays
     r = solve(35, max_nodes=50_000)
     assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes" and not r.moves
     assert replay(Deal.from_seed(35), r.best_line).position.score == r.best_score
-
-
-def test_the_kernel_cache_is_found_without_numba():
-    assert kernel_cached()  # the session fixture loaded the kernel, so Numba's cache holds it
 
 
 # --- studies: picking deals, writing packs -------------------------------------------------------

@@ -27,7 +27,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import compiles
+from . import announce
 
 SHARE = 0.5       # of the memory free: the rest stays for the system, the page cache and other programs
 FLOOR_MB = 720    # the fixed default before: never less while the machine has it free
@@ -66,9 +66,9 @@ def free_mb() -> int | None:
 
 def claims_dir() -> Path:
     """Where the claims live: ``CANFIELD_MEMORY_CLAIMS`` (a folder of its own: tests), else beside the compile
-    locks (``compiles.cache_dir``)."""
+    locks (``announce.cache_dir``)."""
     own = os.environ.get(ENV_CLAIMS)
-    return Path(own) if own else compiles.cache_dir() / "memory-claims"
+    return Path(own) if own else announce.cache_dir() / "memory-claims"
 
 
 def _alive(pid: int) -> bool:

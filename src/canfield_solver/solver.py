@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import compiles, memory
+from . import announce, memory
 from .budget import Limit, check_limits, takes_keyword
 from .engine.deal import Deal
 from .engine.game import Position, replay
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from .memory import Cap
     from .search.outcome import Outcome
 
-__all__ = ["Verdict", "SolveResult", "SolverBugError", "solve", "decide", "further_limits", "kernel_ready",
-           "load_kernel", "kernel_cached", "verdict_counts", "DEFAULT_MEMORY_MB", "METHODS", "COMPILE_SECONDS", "LIMITS"]
+__all__ = ["Verdict", "Result", "SolveResult", "SolverBugError", "solve", "decide", "further_limits", "kernel_ready",
+           "load_kernel", "verdict_counts", "DEFAULT_MEMORY_MB", "METHODS", "COMPILE_SECONDS", "LIMITS"]
 
 # Default cap on the transposition tables, in MiB (solve, the CLI): lets the short table grow to
 # 38.7 M rows (about 32.9 M positions) while the one it grows from is still held, and keeps a
@@ -37,8 +37,8 @@ DEFAULT_MEMORY_MB = 720
 
 # Seconds a first compile of the kernel takes on the 2-core development machine (benchmarks/
 # bench_first_answer.py, 2026-12-02: load_kernel in a fresh cache, median of 3). The notices quote this
-# machine's own last compile once there is one (compiles.estimate).
-COMPILE_SECONDS = compiles.MEASURED["kernel"]
+# machine's own last compile once there is one (announce.estimate).
+COMPILE_SECONDS = announce.MEASURED["kernel"]
 
 # How solve() searches (its ``method``): the depth-first search, then the layered proof when the
 # depth-first table fills the memory cap; the depth-first search alone; the layered proof alone.
@@ -62,8 +62,30 @@ def verdict_counts() -> dict[str, int]:
     return {v.value: 0 for v in Verdict}
 
 
+class Result:
+    """What every solver of this package returns, Canfield's (``SolveResult``) and each game's
+    (``games.base.GameResult``): the verdict, the winning moves (solved), the nodes searched and the seconds
+    spent, what stopped an ``unknown`` search (``limit``) and the deal's seed where it has one.
+
+    The two differ beyond that, and stay two types: only Canfield's search measures a best score, a depth, a
+    table's positions and a best line, and keeps its rules' name and the search's stats; a game's result
+    names its game and carries what that game's solver adds (``extra``).
+    """
+
+    verdict: Verdict
+    moves: tuple[str, ...]
+    nodes: int
+    seconds: float
+    limit: Limit | None
+    seed: int | None
+
+    @property
+    def solved(self) -> bool:
+        return self.verdict is Verdict.SOLVED
+
+
 @dataclass(frozen=True)
-class SolveResult:
+class SolveResult(Result):
     """What ``solve`` found.
 
     verdict
@@ -107,11 +129,7 @@ class SolveResult:
     best_line: tuple[str, ...] = field(default=(), compare=False, repr=False)
     stalled: bool = field(default=False, compare=False, repr=False)
 
-    @property
-    def solved(self) -> bool:
-        return self.verdict is Verdict.SOLVED
-
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "seed": self.seed,
             "rules": self.rules,
@@ -132,14 +150,12 @@ class SolveResult:
 
 
 def kernel_ready() -> bool:
-    """True when solve() can start at once: the kernel is loaded in this process or in Numba's cache.
+    """True when solve() can start at once: the kernel is loaded in this process or in Numba's cache
+    (``announce.compiled("kernel")``; without importing Numba where this process has not loaded it yet).
 
-    False means the next solve() in this process compiles first (seconds:
-    ``COMPILE_SECONDS`` on the development machine).
+    False means the next solve() compiles first (seconds: ``COMPILE_SECONDS`` on the development machine).
     """
-    from .search import compile
-
-    return compile.kernel_ready()
+    return announce.compiled("kernel")
 
 
 def load_kernel() -> float:
@@ -147,14 +163,6 @@ def load_kernel() -> float:
     from .search import compile
 
     return compile.load_kernel()
-
-
-def kernel_cached() -> bool:
-    """Whether Numba's on-disk cache holds the kernel, judged without importing Numba (for a parent whose
-    searches run in worker processes)."""
-    from .search.cache import kernel_cached as cached
-
-    return cached()
 
 
 # --- solve -----------------------------------------------------------------------------------------
@@ -308,8 +316,8 @@ def solve(
 
         full = f"the table is full ({max_memory_mb:,} MiB) after {outcome.nodes:,} nodes in {outcome.seconds:.1f} s"
         left = None if max_seconds is None else max_seconds - outcome.seconds
-        expect, _source = compiles.estimate("layered")
-        if left is not None and left < expect and not compiles.in_cache(*layered.ENTRY_POINTS):
+        expect, _source = announce.estimate("layered")
+        if left is not None and left < expect and not announce.compiled("layered"):
             # Its first compile would run past the caller's limit (a compile cannot be cut short): stop now.
             _event(progress, outcome.nodes, outcome.seconds,
                    f"{full}; the layered proof that would go on needs its first compile (~{expect:.0f} s) and "

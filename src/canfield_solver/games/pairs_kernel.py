@@ -26,16 +26,23 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numba import njit
 
+from .. import announce
 from ..budget import Limit, Step, drive
+from ..jit import njit
 from ..solver import Verdict
+from . import codes
 
 __all__ = ["EXHAUSTED", "LostTable", "NEED_TABLE", "RUNNING", "WON", "key_bits", "key_of", "run", "warm", "lost_insert", "rehash", "search", "start"]
 
 RUNNING, WON, EXHAUSTED, NEED_TABLE = 0, 1, 2, 3
 M_DEPTH, M_TOP, M_COUNT, M_NODES, M_ORDER, M_LEFT, M_BITS = 0, 1, 2, 3, 4, 5, 6
 _OPEN = 64   # the most moves of one position: C(10, 2) = 45 pairs
+
+# The move code (codes.py), compiled from its own text (inlined by Numba into each caller).
+_pair_move = njit(inline="always")(codes.pair_move)
+_first = njit(inline="always")(codes.pair_first)
+_second = njit(inline="always")(codes.pair_second)
 
 
 @njit(cache=True, inline="always")
@@ -96,7 +103,7 @@ def _gen(ranks, h, order, buf, top, keys):
         ra = ranks[a, h[a] - 1]
         for b in range(a + 1, n):
             if h[b] and ranks[b, h[b] - 1] == ra:
-                buf[top + k] = a * 16 + b
+                buf[top + k] = _pair_move(a, b)
                 keys[k] = -((h[a] > 1) + (h[b] > 1)) if order == 1 else 0
                 k += 1
     if order == 1:   # stable insertion sort by the key: the pair order within a key is kept
@@ -162,14 +169,14 @@ def search(ranks, h, tall, dealt, table, buf, fstart, fcount, fnext, fkey, meta,
             top = fstart[d]
             d -= 1
             m = buf[fstart[d] + fnext[d] - 1]
-            h[m >> 4] += 1
-            h[m & 15] += 1
+            h[_first(m)] += 1
+            h[_second(m)] += 1
             left += 2
             continue
         m = buf[fstart[d] + fnext[d]]
         fnext[d] += 1
-        h[m >> 4] -= 1
-        h[m & 15] -= 1
+        h[_first(m)] -= 1
+        h[_second(m)] -= 1
         left -= 2
         nodes += 1
         if left == 0:
@@ -178,8 +185,8 @@ def search(ranks, h, tall, dealt, table, buf, fstart, fcount, fnext, fkey, meta,
             break
         k = key_of(h, tall, dealt, meta[M_BITS])
         if table[_find(table, k)] == k:    # proven lost before
-            h[m >> 4] += 1
-            h[m & 15] += 1
+            h[_first(m)] += 1
+            h[_second(m)] += 1
             left += 2
             continue
         d += 1
@@ -249,7 +256,7 @@ def run(ranks: np.ndarray, h: np.ndarray, lim, order: int, lost: LostTable,
     if status == WON:
         d = int(meta[M_DEPTH])
         moves = [int(buf[fstart[k] + fnext[k] - 1]) for k in range(d)]
-        return Verdict.SOLVED, [(m >> 4, m & 15) for m in moves]
+        return Verdict.SOLVED, [(codes.pair_first(m), codes.pair_second(m)) for m in moves]
     if status == EXHAUSTED:
         return Verdict.UNSOLVABLE, []
     if lim.max_nodes is not None and lim.nodes > lim.max_nodes:
@@ -260,10 +267,8 @@ def run(ranks: np.ndarray, h: np.ndarray, lim, order: int, lost: LostTable,
 @functools.cache  # once a process
 def warm() -> None:
     """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process;
-    once a machine, told to ``compiles.listeners`` when it compiles)."""
-    from .. import compiles
-
-    with compiles.compiling("pairs", lambda: compiles.in_cache(start, search, rehash)):
+    once a machine, told to ``announce.listeners`` when it compiles)."""
+    with announce.compiling("pairs"):
         _warm()
 
 
@@ -273,3 +278,6 @@ def _warm() -> None:
     lost = LostTable()
     run(np.zeros((2, 1), np.int64), np.ones(2, np.int64), Limits(None, None), 1, lost)
     rehash(lost.keys, np.zeros(2 * lost.keys.size, np.uint64))
+
+
+announce.entry_points("pairs", start, search, rehash)  # what warm() compiles: announce.compiled("pairs") asks about these

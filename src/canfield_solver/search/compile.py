@@ -19,11 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import compiles
+from .. import announce, jit
 from ..engine.deal import Deal
 from ..engine.game import Position
 from ..engine.rules import get_rules
-from . import jit
 from . import kernel as K
 from .problem import _key_words, _Problem, _Tables
 
@@ -39,33 +38,15 @@ def _kernel_calls() -> list[tuple[Any, tuple]]:
     ]
 
 
+# The kernel's entry points, which ``announce.compiled("kernel")`` asks Numba about. Registered here, not in
+# kernel.py: ``interpreted`` runs kernel.py's text a second time as plain Python.
+announce.entry_points("kernel", K._init_codes, K._search, K._tt_rehash)
+
+
 def _signature(args: tuple) -> tuple:
     from numba import typeof
 
     return tuple(typeof(a) for a in args)
-
-
-def kernel_ready() -> bool:
-    """True when solve() can start at once: the kernel is loaded in this process or in Numba's cache.
-
-    False means the next solve() in this process compiles first (seconds:
-    ``solver.COMPILE_SECONDS`` on the development machine). Reads Numba's cache
-    index without loading anything; if that cannot be read, says False.
-    """
-    for disp, args in _kernel_calls():
-        if not hasattr(disp, "overloads"):  # NUMBA_DISABLE_JIT: plain Python, nothing to compile
-            continue
-        sig = _signature(args)
-        if sig in disp.overloads:
-            continue
-        try:
-            cache = disp._cache
-            key = cache._index_key(sig, disp.targetctx.codegen())
-            if key not in cache._cache_file._load_index():
-                return False
-        except Exception:  # a Numba without this private API: assume a compile
-            return False
-    return True
 
 
 @functools.cache  # once a process
@@ -78,20 +59,20 @@ def _compile_all() -> float:
     return time.perf_counter() - t0
 
 
-def kernel_loaded() -> bool:
-    """Whether this process has the kernel already (a search starts at once, with no cache to read)."""
+def _loaded() -> bool:
+    """Whether this process has run ``_compile_all`` already."""
     return _compile_all.cache_info().currsize > 0
 
 
 def load_kernel() -> float:
     """Compile the kernel, or load it from Numba's cache; the seconds it took (0.0 once loaded).
 
-    Once a machine: under ``compiles.compiling``'s lock, so a process that starts while another compiles
-    waits for it and then loads; a compile is told to ``compiles.listeners`` and its time recorded.
+    Once a machine: under ``announce.compiling``'s lock, so a process that starts while another compiles
+    waits for it and then loads; a compile is told to ``announce.listeners`` and its time recorded.
     """
-    if kernel_loaded():
+    if _loaded():
         return 0.0
-    with compiles.compiling("kernel", kernel_ready):
+    with announce.compiling("kernel"):
         return _compile_all()
 
 
@@ -100,7 +81,7 @@ def background() -> subprocess.Popen | None:
     under the machine's compile lock and finishes even if this process ends first. None when another
     process is compiling it already, when there is no disk cache to fill (``jit.DISK_CACHE``), or the
     process cannot be started."""
-    if compiles.busy("kernel") or not jit.DISK_CACHE:  # without a disk cache its compile would help no one
+    if announce.busy("kernel") or not jit.DISK_CACHE:  # without a disk cache its compile would help no one
         return None
     try:
         return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.compile"],

@@ -25,6 +25,7 @@ from numba import types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
+from ..jit import helper, njit
 from . import codec as C
 from .codec import (  # noqa: F401 (the constants the compiled functions read)
     ALL_CARDS,
@@ -123,7 +124,6 @@ from .codec import (  # noqa: F401 (the constants the compiled functions read)
     WPOS_BITS,
     WPOS_SHIFT,
 )
-from .jit import helper, njit
 
 # Kernel functions never allocate (every array is made in Python and passed
 # in), so they run without Numba's reference counting: an array passed to a

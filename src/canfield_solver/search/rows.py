@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..jit import njit
 from . import codec as C
 from . import kernel as K
 from .codec import COL_CARD_BITS, COL_LEN_BITS
-from .jit import njit
 
 _suit_from_code = K._suit_from_code  # codec's functions, compiled once in the kernel
 _short_fields = K._short_fields

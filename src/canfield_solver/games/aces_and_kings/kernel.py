@@ -24,7 +24,11 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numba import njit
+
+from ... import announce
+from ...jit import njit
+from .. import codes
+from ..codes import A_PILE, K_PILE
 
 __all__ = ["CAP", "EXHAUSTED", "NEED_STACK", "NEED_TABLE", "RUNNING", "WON", "init", "rehash", "search"]
 
@@ -32,8 +36,13 @@ CAP = 52                      # cards a column can hold (a column never holds mo
 RUNNING, WON, EXHAUSTED, NEED_TABLE, NEED_STACK = 0, 1, 2, 3, 4
 # meta's fields
 M_DEPTH, M_TOP, M_COUNT, M_NODES, M_INSUIT, M_HOME, M_BEST = 0, 1, 2, 3, 4, 5, 6
-A_PILE, K_PILE = 13, 14       # move targets besides a column index (game.ACE / game.KING)
 _OPEN = 80                    # the most moves one position can have, with room to spare (13 x 6)
+
+# The move code (codes.py), compiled from its own text (inlined by Numba into each caller).
+_move = njit(inline="always")(codes.ak_move)
+_card = njit(inline="always")(codes.ak_card)
+_source = njit(inline="always")(codes.ak_source)
+_target = njit(inline="always")(codes.ak_target)
 
 _C1 = np.uint64(0x9E3779B97F4A7C15)
 _C2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -129,7 +138,7 @@ def _fits(card, target, in_suit):
 def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
     """Write the position's moves at ``buf[top:]`` in the search's order (``solve._children``) and return
     how many: a safe foundation move alone, else foundation moves by column (ace pile first), then column
-    moves sorted, stably, by ``solve._order``. A move is ``card * 256 + source * 16 + target``.
+    moves sorted, stably, by ``solve._order``. A move is ``codes.ak_move(card, source, target)``.
 
     With ``rng[0] != 0`` (a restart's xorshift state), column moves of one ``_order`` class are tried in a
     pseudo-random order instead of by column: the order only decides how soon a win is found."""
@@ -148,7 +157,7 @@ def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
         else:
             continue
         if in_suit or (_home(fnd, 3 - s, r - 1) and _home(fnd, 3 - s, r + 1)):
-            buf[top] = c * 256 + i * 16 + t
+            buf[top] = _move(c, i, t)
             return 1
     k = 0
     for i in range(13):
@@ -159,10 +168,10 @@ def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
         s = c // 13
         r = c % 13
         if r == fnd[s]:
-            buf[top + k] = c * 256 + i * 16 + A_PILE
+            buf[top + k] = _move(c, i, A_PILE)
             k += 1
         if r == 12 - fnd[4 + s]:
-            buf[top + k] = c * 256 + i * 16 + K_PILE
+            buf[top + k] = _move(c, i, K_PILE)
             k += 1
     nhome = k
     for i in range(13):
@@ -187,7 +196,7 @@ def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
                         break
         for j in range(13):
             if j != i and lens[j] and _fits(c, cols[j, lens[j] - 1], in_suit):
-                buf[top + k] = c * 256 + i * 16 + j
+                buf[top + k] = _move(c, i, j)
                 if rng[0] == np.uint64(0):
                     keys[k] = pri
                 else:
@@ -263,8 +272,8 @@ def _frozen(cols, lens, fnd, in_suit, where):
 
 @njit(cache=True, inline="always")
 def _apply(cols, lens, fnd, h1, h2, m):
-    i = (m >> 4) & 15
-    t = m & 15
+    i = _source(m)
+    t = _target(m)
     lens[i] -= 1
     c = cols[i, lens[i]]
     if t == A_PILE:
@@ -282,9 +291,9 @@ def _apply(cols, lens, fnd, h1, h2, m):
 
 @njit(cache=True, inline="always")
 def _undo(cols, lens, fnd, h1, h2, m):
-    i = (m >> 4) & 15
-    t = m & 15
-    c = m >> 8
+    i = _source(m)
+    t = _target(m)
+    c = _card(m)
     if t == A_PILE:
         fnd[c // 13] -= 1
     elif t == K_PILE:
@@ -392,10 +401,8 @@ def search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rn
 def warm() -> None:
     """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process:
     a compile takes seconds, and a search's time limit should not pay for it; once a machine, told to
-    ``compiles.listeners`` when it compiles)."""
-    from ... import compiles
-
-    with compiles.compiling("aces-and-kings", lambda: compiles.in_cache(init, search, rehash)):
+    ``announce.listeners`` when it compiles)."""
+    with announce.compiling("aces-and-kings"):
         _warm()
 
 
@@ -412,3 +419,6 @@ def _warm() -> None:
     init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng)
     search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng, 16)
     rehash(t1, t2, np.zeros(32, np.uint64), np.zeros(32, np.uint64))
+
+
+announce.entry_points("aces-and-kings", init, search, rehash)  # what warm() compiles: announce.compiled("aces-and-kings") asks about these

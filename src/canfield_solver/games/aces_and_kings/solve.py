@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ...budget import Limit, Step, drive
 from ...solver import Verdict
+from .. import codes
 from ..base import GameResult, Limits, replay
 from . import game as G
 
@@ -271,7 +272,7 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
         positions = max(positions, int(probe.meta[K.M_COUNT]))
         best = max(best, int(probe.meta[K.M_BEST]))
         if probe.status == K.WON:
-            moves = tuple(G.format_move(((m >> 4) & 15, _TARGET.get(m & 15, m & 15))) for m in probe.line())
+            moves = tuple(G.format_move((codes.ak_source(m), _TARGET.get(codes.ak_target(m), codes.ak_target(m)))) for m in probe.line())
             if not G.won(replay(G.play, p, moves)):
                 raise AssertionError("aces-and-kings: a winning line that does not replay")  # a solver bug
             verdict = Verdict.SOLVED
@@ -287,4 +288,4 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
                       seed, {"positions": positions, "most_home": best, "searches": order + 1})
 
 
-_TARGET = {13: G.ACE, 14: G.KING}
+_TARGET = {codes.A_PILE: G.ACE, codes.K_PILE: G.KING}

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...jit import njit
 from .. import codec as C
 from .. import kernel as K
 from .. import rows as R
-from ..jit import njit
 from .sort import compare
 
 DONE, WON, FOUND, LONG_KEY, BUDGET = 0, 1, 2, 3, 4  # how close_entries ends

@@ -11,7 +11,7 @@ from typing import Callable, Generator
 
 import numpy as np
 
-from ... import compiles
+from ... import announce
 from ...budget import Limit, Step, drive, interrupt_inside, takes_keyword
 from ...engine.game import Position
 from ...errors import CanfieldError, SolverBugError
@@ -218,13 +218,14 @@ def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: f
 
 
 ENTRY_POINTS = (close_entries, sorted_run, kway, cuts, index, find, level_of)  # what warm_up compiles
+announce.entry_points("layered", *ENTRY_POINTS)
 
 
 @functools.cache  # once a process
 def warm_up() -> None:
     """Compile (or load from Numba's cache) the layered phase's functions, on a throwaway deal: once a
-    machine, told to ``compiles.listeners`` when it compiles."""
-    with compiles.compiling("layered", lambda: compiles.in_cache(*ENTRY_POINTS)):
+    machine, told to ``announce.listeners`` when it compiles."""
+    with announce.compiling("layered"):
         _warm_up()
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...jit import njit
 from .. import kernel as K
-from ..jit import njit
 
 # The formats' function is codec's, compiled once in the kernel (inlined where it is called).
 _merge_field = K._merge_cover

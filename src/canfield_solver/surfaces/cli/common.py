@@ -5,6 +5,7 @@ its own: progress lines in ``LIVE`` are erased first), notes an option leaves fo
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import signal
@@ -16,7 +17,7 @@ from typing import Any
 
 import click
 
-from ... import compiles
+from ... import announce
 from ...engine.deal import Deal
 from ...engine.rules import PRESETS, Rules, get_rules
 from ...errors import CanfieldError
@@ -25,7 +26,7 @@ from ...solver import (
     DEFAULT_MEMORY_MB,
     Verdict,
     further_limits,
-    kernel_cached,
+    kernel_ready,
     load_kernel,
 )
 
@@ -69,7 +70,25 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 class _Group(click.Group):
-    """Turns every usage error and ``CanfieldError`` into one line and exit code 2."""
+    """Turns every usage error and ``CanfieldError`` into one line and exit code 2; imports a command's module
+    when the command is asked for."""
+
+    # The modules of this package that define commands, and their commands: a module is imported when one of
+    # its commands runs (``--help`` lists them all), so that ``canfield solve`` does not import the studies'
+    # or the play server's machinery (tests/test_cli.py checks this table against the modules).
+    LAZY = {"game": ("deal", "check", "hint", "solve", "analyze", "show", "rules"),
+            "studies": ("winrate", "export", "pick", "verify"),
+            "play": ("play",)}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *(name for names in self.LAZY.values() for name in names)})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            for module, names in self.LAZY.items():
+                if cmd_name in names:
+                    importlib.import_module(f"{__package__}.{module}")
+        return super().get_command(ctx, cmd_name)
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
@@ -78,11 +97,11 @@ class _Group(click.Group):
         on_main = threading.current_thread() is threading.main_thread()
         before = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
         notices = CompileNotices()
-        compiles.listeners.append(notices)
+        announce.listeners.append(notices)
         try:
             self._main(args, prog_name, complete_var, **extra)
         finally:
-            compiles.listeners.remove(notices)
+            announce.listeners.remove(notices)
             notices.close()
             if on_main and before is not None:
                 signal.signal(signal.SIGTERM, before)
@@ -287,14 +306,14 @@ LIVE: list[Any] = []
 
 
 class CompileNotices:
-    """``compiles.Notice``s as lines on stderr (stdout stays clean); on a terminal, while a compile runs in
+    """``announce.Notice``s as lines on stderr (stdout stays clean); on a terminal, while a compile runs in
     this process, a line that counts its seconds."""
 
     def __init__(self) -> None:
         self._done: threading.Event | None = None
         self._thread: threading.Thread | None = None
 
-    def __call__(self, n: compiles.Notice) -> None:
+    def __call__(self, n: announce.Notice) -> None:
         for line in LIVE:  # a progress line being drawn: the notice goes on a line of its own
             line.clear()
         if n.phase == "start":
@@ -346,8 +365,8 @@ def prepare_kernel() -> None:
 def workers_compile_notice() -> None:
     """For commands whose searches run in worker processes: say so when they must compile first (the first
     worker compiles, under the machine's compile lock; the others wait for it and load)."""
-    if not kernel_cached():
-        secs, source = compiles.estimate("kernel")
+    if not kernel_ready():
+        secs, source = announce.estimate("kernel")
         click.echo(f"compiling the search kernel in a worker process, first run on this machine only "
                    f"({_about(secs, source)})...", err=True)
 

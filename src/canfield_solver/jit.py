@@ -80,7 +80,7 @@ def _note_fallback() -> None:
         print(FALLBACK_NOTE, file=sys.stderr, flush=True)
 
 
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # src/canfield_solver
+PACKAGE_ROOT = Path(__file__).resolve().parent  # src/canfield_solver
 PACKAGE = PACKAGE_ROOT.name
 
 
@@ -214,7 +214,7 @@ def njit(*args: Any, **opts: Any) -> Any:
     if args and callable(args[0]) and len(args) == 1:
         return wrap(args[0])
     if args:
-        raise TypeError("canfield_solver.search.jit.njit takes options as keywords only")
+        raise TypeError("canfield_solver.jit.njit takes options as keywords only")
     return wrap
 
 

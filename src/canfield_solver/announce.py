@@ -3,14 +3,15 @@
 Four things are compiled with Numba the first time they run on a machine and loaded from its on-disk
 cache afterwards: Canfield's search kernel (``"kernel"``), its layered proof (``"layered"``), the pairs
 games' search (``"pairs"``: nine-packets, ten-columns) and aces-and-kings' (``"aces-and-kings"``, bisley
-too). Whatever compiles or loads one of them does it inside ``compiling(what, ready)``, which
+too). Whatever compiles or loads one of them does it inside ``compiling(what)``, which
 
 - holds a lock file for ``what`` (``fcntl.flock``, released when the process ends however it ends), so
   that several processes that start cold together (a study's workers, a solve beside a background
   compile) compile it once: the first compiles, the others wait and then load what it wrote;
-- when it compiles (``ready`` False), tells the listeners before (``Notice`` with the figure to expect)
-  and after (the seconds it took), and records those seconds in the cache directory, so the next notice
-  on this machine quotes this machine's own figure, not a constant.
+- when it compiles (``compiled(what)`` False: the package's one answer to "is it compiled?"), tells the
+  listeners before (``Notice`` with the figure to expect) and after (the seconds it took), and records
+  those seconds in the cache directory, so the next notice on this machine quotes this machine's own
+  figure, not a constant.
 
 The surfaces listen (the CLI prints a line on stderr, and a ticking line on a terminal). Numba-free:
 the lock and the figures are plain files.
@@ -19,6 +20,7 @@ the lock and the figures are plain files.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import tempfile
@@ -159,11 +161,36 @@ def busy(what: str) -> bool:
         return not got
 
 
-def in_cache(*dispatchers: object) -> bool:
-    """Whether each of these compiled functions is loaded in this process, or has entries in Numba's
-    on-disk cache that were written from its present source (Numba's index is empty when they were not).
-    Reads Numba's private cache API; where that fails, says False (a compile is then announced that may
-    turn out to be a load)."""
+# The compiled functions of each ``what``, registered by their module when it is imported (``entry_points``).
+_ENTRY_POINTS: dict[str, tuple[object, ...]] = {}
+# Where each ``what`` keeps the cache index of its main function: (its folder in the package, "file.function").
+_INDEX = {
+    "kernel": ("search", "kernel._search"),
+    "layered": ("search/layered", "close.close_entries"),
+    "pairs": ("games", "pairs_kernel.search"),
+    "aces-and-kings": ("games/aces_and_kings", "kernel.search"),
+}
+
+
+def entry_points(what: str, *dispatchers: object) -> None:
+    """Register the compiled functions of ``what`` (a key of NAMES): the module that defines them calls this
+    when it is imported, so that ``compiled`` can ask Numba about them."""
+    _ENTRY_POINTS[what] = dispatchers
+
+
+def compiled(what: str) -> bool:
+    """Whether ``what`` (a key of NAMES) runs without compiling first: the one answer to "compiled?".
+
+    Where its module is imported in this process (its functions registered by ``entry_points``): each
+    function is loaded here, or has entries in Numba's on-disk cache written from its present source (Numba's
+    index reads empty when its stamp no longer matches); this reads Numba's private cache API, and where that
+    fails says False (a compile is then announced that may turn out to be a load). Where its module is not
+    imported (a parent process whose searches run in workers keeps Numba out): whether the cache holds an
+    index file of it, judged from file names alone, without importing Numba (``_indexed``).
+    """
+    dispatchers = _ENTRY_POINTS.get(what)
+    if dispatchers is None:
+        return _indexed(what)
     for d in dispatchers:
         if not hasattr(d, "overloads"):  # NUMBA_DISABLE_JIT: a plain function
             continue
@@ -177,12 +204,26 @@ def in_cache(*dispatchers: object) -> bool:
     return True
 
 
+def _indexed(what: str) -> bool:
+    """Whether the cache holds an index file of ``what``'s main function: in the package's ``__pycache__``
+    (Numba's in-tree cache), or under NUMBA_CACHE_DIR or ``~/.cache/numba`` in the folder Numba names after
+    the source's folder (its name and the SHA-1 of its absolute path). Whether that index is still valid
+    only Numba can read (its stamp is pickled beside Numba's types); a stale one makes this say True, and the
+    compile that follows is then not announced."""
+    folder, name = _INDEX[what]
+    here = Path(__file__).resolve().parent / folder
+    mirrored = f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}"
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    places = [Path(env) / mirrored] if env else [here / "__pycache__", Path.home() / ".cache" / "numba" / mirrored]
+    return any(any(place.glob(f"{name}-*.nbi")) for place in places)
+
+
 @contextlib.contextmanager
-def compiling(what: str, ready: Callable[[], bool]) -> Iterator[None]:
-    """Around compiling or loading ``what``: under its machine lock; ``ready()`` (asked once the lock is
-    held) says whether it only loads. A compile is told before and after, and its seconds recorded."""
+def compiling(what: str) -> Iterator[None]:
+    """Around compiling or loading ``what``: under its machine lock; ``compiled(what)`` (asked once the lock
+    is held) says whether it only loads. A compile is told before and after, and its seconds recorded."""
     with machine_lock(what):
-        if ready():
+        if compiled(what):
             yield
             return
         secs, source = estimate(what)
