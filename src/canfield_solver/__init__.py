@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # what type checkers and editors read; at run time each name 
     from .play.difficulty import Analysis, analyze
     from .play.hint import Hint, hint
     from .play.transcript import format_steps, review, steps
-    from .solver import SolveResult, Verdict, decide, solve
+    from .solver import Result, SolveResult, Verdict, decide, solve
     from .studies.seeds import SeedSet, parse_seeds
     from .studies.study import StudyError, WinRate, estimate_win_rate, run_study
     from .surfaces.replay_page import ReplayPage, show
@@ -76,6 +76,7 @@ _WHERE = {
     "format_steps": ".play.transcript",
     "review": ".play.transcript",
     "steps": ".play.transcript",
+    "Result": ".solver",
     "SolveResult": ".solver",
     "Verdict": ".solver",
     "decide": ".solver",
@@ -116,7 +117,7 @@ __all__ = [
     # other formats
     "from_solvitaire", "pysolfc_deal", "read_deal", "read_moves", "to_solvitaire",
     # the solver
-    "Limit", "SolveResult", "Verdict", "decide", "solve",
+    "Limit", "Result", "SolveResult", "Verdict", "decide", "solve",
     # play aids
     "Analysis", "Hint", "analyze", "format_steps", "hint", "review", "steps",
     # studies

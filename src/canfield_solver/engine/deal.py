@@ -240,8 +240,8 @@ class Deal:
         return base_only and not self.waste and self.redeals_used == 0 and all(len(c) == 1 for c in self.tableau) \
             and len(self.reserve) == self.rules.reserve_size
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {}
+    def to_dict(self) -> dict[str, object]:
+        d: dict[str, object] = {}
         if self.seed is not None:
             d["seed"] = self.seed
         if self.pysolfc_game is not None:

@@ -176,7 +176,7 @@ class Rules:
         return True
 
     # Serialisation -------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         d = dataclasses.asdict(self)
         d.pop("description", None)
         return d

@@ -37,7 +37,7 @@ def _sv_card(text: Any, where: str) -> int:
         raise DealError(f"solvitaire deal: {where}: {e}") from None
 
 
-def from_solvitaire(data: "str | dict[str, Any]", rules: "str | Rules" = "canfield") -> Deal:
+def from_solvitaire(data: "str | dict[str, object]", rules: "str | Rules" = "canfield") -> Deal:
     """A deal from the published solver's Canfield deal JSON (text or parsed); see the module docstring."""
     if isinstance(data, str):
         try:
@@ -83,9 +83,9 @@ def from_solvitaire(data: "str | dict[str, Any]", rules: "str | Rules" = "canfie
                 tuple(tuple(p) for p in by_suit.values()), 0)
 
 
-def to_solvitaire(deal: Deal) -> dict[str, Any]:
+def to_solvitaire(deal: Deal) -> dict[str, object]:
     """The published solver's deal JSON for ``deal`` (write it with ``json.dumps``)."""
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "tableau piles": [[_sv_name(c) for c in col] for col in deal.tableau],
         "foundations": [_sv_name(c) for pile in deal.foundations for c in pile],
         "reserve": [_sv_name(c) for c in deal.reserve],

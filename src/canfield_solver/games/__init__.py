@@ -53,7 +53,7 @@ def deal_of(name: str, seed: int) -> Any:
 
 
 def study_result(name: str, seed: int, *, max_nodes: int | None = None, max_seconds: float | None = None,
-                 max_memory: int | None = None) -> tuple[GameResult, dict[str, Any]]:
+                 max_memory: int | None = None) -> tuple[GameResult, dict[str, object]]:
     """One deal of a study: the solver's result, and the game's own figures (``metrics``, from the game's
     ``study``): for ``nine-packets`` whether the page's advice wins, for ``ten-columns`` how many of the 90
     placements of the last two cards win (then the verdict is won when any does)."""
@@ -61,7 +61,7 @@ def study_result(name: str, seed: int, *, max_nodes: int | None = None, max_seco
                                 max_memory=max_memory, seed=seed)
 
 
-def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, probe_nodes: int = 200_000) -> dict[str, Any]:
+def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, probe_nodes: int = 200_000) -> dict[str, object]:
     """How hard a deal of game ``name`` is: the solver's verdict and effort, the game's own figures
     (``study_result``), and for a won deal of a game with choices, its critical positions: the positions
     on the winning line where some legal move throws the win away (each move probed by a search of at
@@ -71,7 +71,7 @@ def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, prob
 
     m = get_game(name)
     r, metrics = study_result(name, seed, max_seconds=max_seconds)
-    out: dict[str, Any] = {"game": name, "seed": seed, "verdict": r.verdict.value, "nodes": r.nodes,
+    out: dict[str, object] = {"game": name, "seed": seed, "verdict": r.verdict.value, "nodes": r.nodes,
                  "seconds": round(r.seconds, 6), "limit": r.limit, **metrics, **r.extra}
     if r.verdict is Verdict.SOLVED and m.CHOICES:
         line = r.moves or m.solve(deal_of(name, seed), max_seconds=max_seconds).moves

@@ -28,7 +28,7 @@ from ..budget import Limit, check_limits
 from ..engine.cards import card_name
 from ..engine.deal import check_seed, splitmix64
 from ..errors import CanfieldError
-from ..solver import Verdict
+from ..solver import Result, Verdict
 
 __all__ = ["Game", "GameError", "GameKey", "GameResult", "Limits", "plain_study", "replay", "search_removals",
            "seeded_deck"]
@@ -47,7 +47,7 @@ class GameKey:
 
     name: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"game": self.name}
 
     def replace(self, **changes: Any) -> "GameKey":
@@ -57,7 +57,7 @@ class GameKey:
 
 
 @dataclass(frozen=True)
-class GameResult:
+class GameResult(Result):
     """The answer of a game's solver: ``solved`` with a winning move list (replayed by the game's reference
     engine before it is returned), ``unsolvable`` after an exhaustive search, or ``unknown`` when a limit
     (``limit``: ``"nodes"`` or ``"seconds"``) stopped it first."""
@@ -69,13 +69,9 @@ class GameResult:
     seconds: float
     limit: Limit | None = None
     seed: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    extra: dict[str, object] = field(default_factory=dict, compare=False)
 
-    @property
-    def solved(self) -> bool:
-        return self.verdict is Verdict.SOLVED
-
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"game": self.game, "seed": self.seed, "verdict": self.verdict.value, "moves": list(self.moves),
                 "nodes": self.nodes, "seconds": round(self.seconds, 6), "limit": self.limit, **self.extra}
 
@@ -109,7 +105,7 @@ class Game(Protocol):
               max_memory: int | None = None, seed: int | None = None) -> "GameResult": ...
 
     def study(self, p: Any, *, max_nodes: int | None = None, max_seconds: float | None = None,
-              max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, Any]]": ...
+              max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, object]]": ...
 
     def moves(self, p: Any) -> list[str]: ...
 
@@ -124,11 +120,11 @@ class Game(Protocol):
     def render(self, p: Any) -> str: ...
 
 
-def plain_study(solve: Callable[..., "GameResult"]) -> Callable[..., "tuple[GameResult, dict[str, Any]]"]:
+def plain_study(solve: Callable[..., "GameResult"]) -> Callable[..., "tuple[GameResult, dict[str, object]]"]:
     """A game's ``study`` where it has no figures of its own: its ``solve``, and no metrics."""
 
     def study(p: Any, *, max_nodes: int | None = None, max_seconds: float | None = None,
-              max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, Any]]":
+              max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, object]]":
         return solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed), {}
 
     return study

@@ -40,7 +40,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine.deal import Deal
 from ..engine.game import Position
@@ -158,13 +157,13 @@ class Analysis:
     def random_win_rate(self) -> float | None:
         return self.random_wins / self.playouts if self.playouts else None
 
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self) -> dict[str, object]:
         d = self.to_dict()
         for k in ("rules", "seed", "verdict", "moves", "rating"):
             d.pop(k)
         return d
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["moves"] = list(self.moves)
         d["seconds"] = round(self.seconds, 6)

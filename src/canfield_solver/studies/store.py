@@ -113,7 +113,7 @@ class StoredResult:
     max_seconds: float | None
     limit_hit: str | None
     rating: str | None = None
-    metrics: dict[str, Any] | None = None
+    metrics: dict[str, object] | None = None
     solver_version: str = field(default_factory=_version.version)
     max_nodes: int | None = None
 
@@ -125,7 +125,7 @@ class StoredResult:
     def decided(self) -> bool:
         return self.verdict in (Verdict.SOLVED, Verdict.UNSOLVABLE)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
@@ -486,7 +486,7 @@ class ResultStore:
         out.sort(key=lambda r: r.seed)
         return out
 
-    def rules_in_store(self) -> list[tuple[str, str, dict[str, Any]]]:
+    def rules_in_store(self) -> list[tuple[str, str, dict[str, object]]]:
         return [(rid, name, json.loads(params))
                 for rid, name, params in self._db.execute("SELECT rules_id, name, params FROM rules ORDER BY name")]
 
@@ -497,7 +497,7 @@ class ResultStore:
                             rating, None if metrics is None else json.loads(metrics), version,
                             rest[0] if rest else None)
 
-    def iter_rows(self) -> Iterator[dict[str, Any]]:
+    def iter_rows(self) -> Iterator[dict[str, object]]:
         cur = self._db.execute(
             "SELECT rules, seed, verdict, nodes, seconds, best_score, solution_length, redeals, max_seconds, "
             f"{'max_nodes' if self._nodes_col else 'NULL'}, limit_hit, rating, metrics, solver_version, rules_id, "
@@ -516,7 +516,7 @@ class ResultStore:
         tmp = out + ".tmp"
         try:
             with pq.ParquetWriter(tmp, schema) as w:
-                rows: list[dict[str, Any]] = []
+                rows: list[dict[str, object]] = []
                 for d in self.iter_rows():
                     rows.append(d)
                     if len(rows) == batch:

@@ -34,25 +34,25 @@ def card_code(card: int) -> str:
     return ("10" if name[0] == "T" else name[0]) + "CDHS"[suit_of(card)]
 
 
-def _pile(pid: str, label: str, cards: Sequence[int], *, down: int = 0, fan: bool = False) -> dict[str, Any]:
+def _pile(pid: str, label: str, cards: Sequence[int], *, down: int = 0, fan: bool = False) -> dict[str, object]:
     return {"id": pid, "label": label, "cards": [card_code(c) for c in cards], "down": down, "fan": fan}
 
 
-def _nine_packets(p: Any) -> dict[str, Any]:
+def _nine_packets(p: Any) -> dict[str, object]:
     piles = [_pile(f"P{k + 1}", f"P{k + 1}", pk[-1:], down=max(0, len(pk) - 1), fan=True)
              for k, pk in enumerate(p.packets)]
     return {"rows": [{"piles": piles[0:1]}, {"piles": piles[1:4]}, {"piles": piles[4:9]}],
             "sc": 36 - sum(len(pk) for pk in p.packets)}
 
 
-def _ten_columns(p: Any) -> dict[str, Any]:
+def _ten_columns(p: Any) -> dict[str, object]:
     rows = [{"piles": [_pile(f"C{c + 1}", f"C{c + 1}", col, fan=True) for c, col in enumerate(p.columns)]}]
     if p.to_place:
         rows.insert(0, {"piles": [_pile("place", "to place", p.to_place)]})
     return {"rows": rows, "sc": 52 - sum(len(c) for c in p.columns) - len(p.to_place)}
 
 
-def _aces_and_kings(p: Any) -> dict[str, Any]:
+def _aces_and_kings(p: Any) -> dict[str, object]:
     """The kings row (built down) above the aces row (built up), the thirteen columns below."""
     kings = [_pile(f"K{s}", "CDHS"[s] + " down", [s * 13 + 13 - p.down[s]] if p.down[s] else [])
              for s in range(4)]
@@ -62,7 +62,7 @@ def _aces_and_kings(p: Any) -> dict[str, Any]:
             "sc": p.home}
 
 
-def board(game: str, p: Any) -> dict[str, Any]:
+def board(game: str, p: Any) -> dict[str, object]:
     """The layout of position ``p`` of ``game`` (not ``suit-neighbours``) as the pages draw it: rows of
     piles, each pile its id (the move notation's: ``P3``, ``C5``, ``A0``/``K0`` by suit, ``place``), face-up
     cards and face-down count; ``sc`` the cards removed or home."""
@@ -78,7 +78,7 @@ def _marks(game: str, move: str) -> list[str]:
     return [move.split(">")[0].strip().upper()]
 
 
-def game_frames(game: str, start: Any, moves: Sequence[str]) -> list[dict[str, Any]]:
+def game_frames(game: str, start: Any, moves: Sequence[str]) -> list[dict[str, object]]:
     """The position before the first move and after every move, as the page draws them."""
     m = get_game(game)
     out, p = [], start
@@ -102,7 +102,7 @@ def line_frame(line: Sequence[int], removed_at: int | None, sc: int, note: str) 
             "mark": [] if removed_at is None else [f"L{removed_at}"]}
 
 
-def _render(title: str, summary: str, data: dict[str, Any], moves: Sequence[str]) -> ReplayPage:
+def _render(title: str, summary: str, data: dict[str, object], moves: Sequence[str]) -> ReplayPage:
     body = template("game_page.html", "Cards gone or home after each move")
     for k, v in {"%TITLE%": html.escape(title), "%SUMMARY%": html.escape(summary),
                  "%DATA%": json.dumps(data, separators=(",", ":")).replace("</", "<\\/")}.items():

@@ -40,7 +40,7 @@ def _code(card: int) -> str:
     return p[:-1] + "CDHS"[suit_of(card)]
 
 
-def _frame(pos: Position) -> dict[str, Any]:
+def _frame(pos: Position) -> dict[str, object]:
     n = pos.rules.ranks
     tops = []
     for s in range(4):
@@ -60,7 +60,7 @@ def _frame(pos: Position) -> dict[str, Any]:
     }
 
 
-def _mark(pos: Position, move: str) -> dict[str, Any]:
+def _mark(pos: Position, move: str) -> dict[str, object]:
     """Which cards the next move takes: the page marks them before they move."""
     m = parse_move(move)
     if m.src == "draw":
@@ -75,7 +75,7 @@ def _mark(pos: Position, move: str) -> dict[str, Any]:
     return {"pile": f"col{m.src_col}", "n": len(col) if m.count is None else m.count}
 
 
-def frames(deal: "Deal | Position", moves: Sequence[str]) -> list[dict[str, Any]]:
+def frames(deal: "Deal | Position", moves: Sequence[str]) -> list[dict[str, object]]:
     """The position before the first move and after every move, as the page draws them.
 
     Raises ``IllegalMoveError``/``MoveError`` at the first illegal move.

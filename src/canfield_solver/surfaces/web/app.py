@@ -1,5 +1,8 @@
 """The play server: a Starlette (ASGI) app over ``session.Game`` and the ``meter``'s worker processes.
 
+``PlayServer`` holds the server's state (the games, the rate buckets, the meter) and answers each route as
+a method; ``create_app`` builds one and returns its app.
+
 The JSON API (docs/play.md lists every endpoint; ``GET /api`` too) holds one game per browser tab in
 memory; it reads and writes no files. Every request is checked: a body over ``MAX_BODY`` bytes gets
 413, malformed JSON 400, a wrong type or an unknown field 422, an unknown game 404, an illegal move 400
@@ -15,7 +18,7 @@ import secrets
 import threading
 import time
 from importlib import resources
-from typing import Any
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -29,7 +32,7 @@ from .meter import Meter, measure
 from .patience import GAMES, start_game
 from .session import Game, Tracked
 
-__all__ = ["API", "MAX_BODY", "MAX_GAMES", "create_app"]
+__all__ = ["API", "MAX_BODY", "MAX_GAMES", "PlayServer", "create_app"]
 
 MAX_BODY = 64 * 1024     # bytes: a deal is under 2 KiB
 MAX_GAMES = 256          # games held at once; the least recently used one goes when a new one needs room
@@ -87,28 +90,35 @@ def _asset(name: str) -> str:
         (base / name).read_text(encoding="utf-8")
 
 
-def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_seconds: float = 10.0,
-               max_memory_mb: int = 256, meter: bool = True, game_rate: tuple[int, float] = GAME_RATE,
-               new_rate: tuple[int, float] = NEW_RATE) -> Starlette:
-    """The app. ``initial``: what ``POST /api/games`` with an empty body starts (``{"seed": N}``,
-    ``{"pysolfc": N}`` or ``{"deal": {...}}``, optional ``"rules"``, or ``{"game": NAME, "seed": N}``; default
-    seed 0 of Canfield). ``meter=False``
-    measures inline at each request instead of in worker processes (for tests of the API alone)."""
-    initial = dict(initial or {"seed": 0})     # or {"game": NAME, "seed": N}
-    games: dict[str, Tracked] = {}
-    games_lock = threading.Lock()
-    buckets: dict[str, _Bucket] = {}
-    new_buckets: dict[str, _Bucket] = {}
-    state: dict[str, Any] = {"meter": None}
+class PlayServer:
+    """The play server's state and its routes: the games held (``games``, by id, under ``games_lock``), the
+    rate buckets, the meter (its worker processes, started and stopped by ``lifespan``) and the settings
+    each request reads. ``app`` is the Starlette app over it; ``create_app`` builds both."""
 
-    def game_of_spec(gid: str, spec: dict[str, Any]) -> Tracked:
+    def __init__(self, initial: dict[str, Any] | None = None, *, workers: int = 1, max_seconds: float = 10.0,
+                 max_memory_mb: int = 256, meter: bool = True, game_rate: tuple[int, float] = GAME_RATE,
+                 new_rate: tuple[int, float] = NEW_RATE) -> None:
+        self.initial: dict[str, Any] = dict(initial or {"seed": 0})     # or {"game": NAME, "seed": N}
+        self.workers, self.max_seconds, self.max_memory_mb = workers, max_seconds, max_memory_mb
+        self.metered, self.game_rate, self.new_rate = meter, game_rate, new_rate
+        self.games: dict[str, Tracked] = {}
+        self.games_lock = threading.Lock()
+        self.buckets: dict[str, _Bucket] = {}
+        self.new_buckets: dict[str, _Bucket] = {}
+        self.meter: Meter | None = None  # while the app runs, with ``metered``
+        self.app = self._app()
+
+    # --- what a request asks for, checked ---------------------------------------------------------
+
+    def game_of_spec(self, gid: str, spec: dict[str, Any]) -> Tracked:
         """The game a ``POST /api/games`` body asks for: Canfield's deal (``deal_of``), or one of the
         other games (``{"game": NAME, "seed": N}``)."""
+        initial = self.initial
         game = spec["game"] if "game" in spec else (initial.get("game", "canfield") if not spec else "canfield")
         if not isinstance(game, str):
             raise _Fail(422, f"game must be a game's name (a string), not {game!r}")
         if game == "canfield":
-            deal, label = deal_of({k: v for k, v in spec.items() if k != "game"})
+            deal, label = self.deal_of({k: v for k, v in spec.items() if k != "game"})
             return Game(gid, label, deal=deal)
         if game not in GAMES:
             raise _Fail(422, f"unknown game {game!r}; games: {', '.join(('canfield',) + GAMES)}")
@@ -122,7 +132,9 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
         except CanfieldError as e:
             raise _Fail(422, str(e)) from None
 
-    def deal_of(spec: dict[str, Any]) -> tuple[Deal, str]:
+    def deal_of(self, spec: dict[str, Any]) -> tuple[Deal, str]:
+        """Canfield's deal a body asks for (one of seed, pysolfc and deal, with optional rules; none: the
+        server's own) and its label."""
         allowed = {"seed", "pysolfc", "deal", "rules"}
         extra = set(spec) - allowed
         if extra:
@@ -131,7 +143,7 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
         if len(given) > 1:
             raise _Fail(422, f"give one of seed, pysolfc and deal, not {' and '.join(given)}")
         if not given:
-            base = initial if "game" not in initial else {"seed": 0}
+            base = self.initial if "game" not in self.initial else {"seed": 0}
             spec = {**base, **({"rules": spec["rules"]} if "rules" in spec else {})}
             given = [k for k in ("seed", "pysolfc", "deal") if k in spec]
         rules = spec.get("rules")
@@ -158,7 +170,9 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
         except CanfieldError as e:
             raise _Fail(422, str(e)) from None
 
+    @staticmethod
     async def body(request: Request) -> dict[str, Any]:
+        """The request's JSON object (``{}`` for an empty body), at most ``MAX_BODY`` bytes."""
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
             raise _Fail(413, f"the request body is over {MAX_BODY} bytes")
@@ -177,96 +191,88 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
             raise _Fail(422, f"the body must be a JSON object, not {type(data).__name__}")
         return data
 
-    def client(request: Request) -> str:
-        return request.client.host if request.client else "?"
-
-    def game_of(request: Request) -> Tracked:
+    def game_of(self, request: Request) -> Tracked:
+        """The game a request's path names, after its rate bucket allows the request."""
         gid = request.path_params["id"]
-        with games_lock:
-            g = games.get(gid)
+        with self.games_lock:
+            g = self.games.get(gid)
         if g is None:
             raise _Fail(404, f"no game {gid!r} (it ended, or the server restarted)")
-        b = buckets.setdefault(gid, _Bucket(*game_rate))
+        b = self.buckets.setdefault(gid, _Bucket(*self.game_rate))
         if not b.take():
             raise _Fail(429, "too many requests for this game; slow down")
         g.last_used = time.monotonic()
         return g
 
-    def measure_now(g: Tracked) -> None:
+    def measure_now(self, g: Tracked) -> None:
+        """Start measuring ``g``'s position: on the meter's workers, or inline without a meter."""
         if not g.searched:      # suit-neighbours: the deal alone decides it, known at once
             return
-        m = state["meter"]
-        if m is not None:
-            m.start(g)
-        elif meter is False:
-            g.take_reading(g.generation, measure(g.job(), None, max_seconds, max_memory_mb))
+        if self.meter is not None:
+            self.meter.start(g)
+        elif not self.metered:
+            g.take_reading(g.generation, measure(g.job(), None, self.max_seconds, self.max_memory_mb))
 
-    def handler(fn):
-        async def run(request: Request) -> Response:
-            try:
-                return await fn(request)
-            except _Fail as e:
-                return _error(e.status, e.message)
-            except CanfieldError as e:
-                return _error(400, str(e).splitlines()[0])
-        return run
+    def forget(self, gid: str) -> None:
+        """Drop game ``gid`` (the caller holds ``games_lock``): its bucket and the meter's work on it."""
+        self.games.pop(gid, None)
+        self.buckets.pop(gid, None)
+        if self.meter is not None:
+            self.meter.forget(gid)
 
-    @handler
-    async def api(request: Request) -> Response:
+    # --- the routes ---------------------------------------------------------------------------------
+
+    async def api(self, request: Request) -> Response:
         return JSONResponse({"endpoints": [{"method": m, "path": p, "does": d} for m, p, d in API]})
 
-    @handler
-    async def new_game(request: Request) -> Response:
-        spec = await body(request)
-        if not new_buckets.setdefault(client(request), _Bucket(*new_rate)).take():
+    async def new_game(self, request: Request) -> Response:
+        spec = await self.body(request)
+        client = request.client.host if request.client else "?"
+        if not self.new_buckets.setdefault(client, _Bucket(*self.new_rate)).take():
             raise _Fail(429, "too many new games; slow down")
-        g = game_of_spec(secrets.token_urlsafe(9), spec)
-        with games_lock:
-            while len(games) >= MAX_GAMES:
-                oldest = min(games.values(), key=lambda x: x.last_used)
-                games.pop(oldest.id)
-                buckets.pop(oldest.id, None)
-                if state["meter"] is not None:
-                    state["meter"].forget(oldest.id)
-            games[g.id] = g
+        g = self.game_of_spec(secrets.token_urlsafe(9), spec)
+        with self.games_lock:
+            while len(self.games) >= MAX_GAMES:
+                self.forget(min(self.games.values(), key=lambda x: x.last_used).id)
+            self.games[g.id] = g
         with g.lock:
-            measure_now(g)
+            self.measure_now(g)
             return JSONResponse(g.state(), status_code=201)
 
-    @handler
-    async def get_game(request: Request) -> Response:
-        g = game_of(request)
+    async def get_game(self, request: Request) -> Response:
+        g = self.game_of(request)
         with g.lock:
             return JSONResponse(g.state())
 
-    @handler
-    async def play(request: Request) -> Response:
-        g = game_of(request)
-        data = await body(request)
+    async def play(self, request: Request) -> Response:
+        g = self.game_of(request)
+        data = await self.body(request)
         if set(data) != {"move"}:
             raise _Fail(422, 'give the move as {"move": "W>F"}')
         with g.lock:
             g.play(data["move"])
-            measure_now(g)
+            self.measure_now(g)
             return JSONResponse(g.state())
 
-    def change(what: str):
-        @handler
-        async def run(request: Request) -> Response:
-            g = game_of(request)
-            await body(request)
-            with g.lock:
-                getattr(g, what)()
-                if g.meter.state == "pending":
-                    measure_now(g)
-                elif state["meter"] is not None:
-                    state["meter"].cancel(g)
-                return JSONResponse(g.state())
-        return run
+    async def undo(self, request: Request) -> Response:
+        return await self._change(request, "undo")
 
-    @handler
-    async def hint(request: Request) -> Response:
-        g = game_of(request)
+    async def redo(self, request: Request) -> Response:
+        return await self._change(request, "redo")
+
+    async def _change(self, request: Request, what: str) -> Response:
+        g = self.game_of(request)
+        await self.body(request)
+        with g.lock:
+            getattr(g, what)()
+            if g.meter.state == "pending":
+                self.measure_now(g)
+            elif self.meter is not None:
+                self.meter.cancel(g)
+            return JSONResponse(g.state())
+
+    async def hint(self, request: Request) -> Response:
+        g = self.game_of(request)
         with g.lock:
             m = g.meter
             if m.state == "winnable":
@@ -276,87 +282,105 @@ def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_s
                    "unknown": m.why or "the search stopped at its limit"}[m.state]
             return JSONResponse({"hint": None, "why": why, "meter": m.to_dict()})
 
-    @handler
-    async def solution(request: Request) -> Response:
-        g = game_of(request)
+    async def solution(self, request: Request) -> Response:
+        g = self.game_of(request)
         with g.lock:
             if g.meter.state != "winnable":
                 raise _Fail(409, "no winning line known from this position (the meter says "
                                  f"{g.meter.state})")
             return JSONResponse(g.solution_frames())
 
-    @handler
-    async def export(request: Request) -> Response:
-        g = game_of(request)
+    async def export(self, request: Request) -> Response:
+        g = self.game_of(request)
         with g.lock:
             text, name = g.export_text(), g.file_stem
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}-moves.txt"'})
 
-    @handler
-    async def replay(request: Request) -> Response:
-        g = game_of(request)
+    async def replay(self, request: Request) -> Response:
+        g = self.game_of(request)
         with g.lock:
             html, name = g.replay_html(), g.file_stem
         return HTMLResponse(html, headers={"Content-Disposition": f'attachment; filename="{name}-replay.html"'})
 
-    @handler
-    async def end_game(request: Request) -> Response:
-        g = game_of(request)
-        with games_lock:
-            games.pop(g.id, None)
-        if state["meter"] is not None:
-            state["meter"].forget(g.id)
+    async def end_game(self, request: Request) -> Response:
+        g = self.game_of(request)
+        with self.games_lock:
+            self.forget(g.id)
         return Response(status_code=204)
 
-    def static(name: str, media: str):
-        text = _asset(name)
-
-        async def run(request: Request) -> Response:
-            return Response(text, media_type=media, headers={"Cache-Control": "no-cache"})
-        return run
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        status = getattr(exc, "status_code", 500)
-        detail = getattr(exc, "detail", "") or ""
-        msg = {404: f"no such page or endpoint: {request.url.path}",
-               405: f"{request.method} is not allowed on {request.url.path}"}.get(status, str(detail))
-        return _error(status, msg)
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return _error(500, f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+    # --- the app ------------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette):
-        if meter:
-            m = Meter(workers=workers, max_seconds=max_seconds, max_memory_mb=max_memory_mb)
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        """The meter's worker processes, from the app's start to its end."""
+        if self.metered:
+            m = Meter(workers=self.workers, max_seconds=self.max_seconds, max_memory_mb=self.max_memory_mb)
             m.warm()
-            state["meter"] = m
+            self.meter = m
         try:
             yield
         finally:
-            if state["meter"] is not None:
-                state["meter"].close()
-                state["meter"] = None
+            if self.meter is not None:
+                self.meter.close()
+                self.meter = None
 
-    routes = [
-        Route("/", static("play.html", "text/html"), methods=["GET"]),
-        Route("/play.js", static("play.js", "text/javascript"), methods=["GET"]),
-        Route("/play_games.js", static("play_games.js", "text/javascript"), methods=["GET"]),
-        Route("/play.css", static("play.css", "text/css"), methods=["GET"]),
-        Route("/page.css", static("page.css", "text/css"), methods=["GET"]),
-        Route("/api", api, methods=["GET"]),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{id}", get_game, methods=["GET"]),
-        Route("/api/games/{id}", end_game, methods=["DELETE"]),
-        Route("/api/games/{id}/moves", play, methods=["POST"]),
-        Route("/api/games/{id}/undo", change("undo"), methods=["POST"]),
-        Route("/api/games/{id}/redo", change("redo"), methods=["POST"]),
-        Route("/api/games/{id}/hint", hint, methods=["GET"]),
-        Route("/api/games/{id}/solution", solution, methods=["GET"]),
-        Route("/api/games/{id}/export", export, methods=["GET"]),
-        Route("/api/games/{id}/replay", replay, methods=["GET"]),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={HTTPException: http_error, Exception: server_error})
-    app.state.games = games
-    return app
+    def _app(self) -> Starlette:
+        api = [("/api", self.api, "GET"), ("/api/games", self.new_game, "POST"),
+               ("/api/games/{id}", self.get_game, "GET"), ("/api/games/{id}", self.end_game, "DELETE"),
+               ("/api/games/{id}/moves", self.play, "POST"), ("/api/games/{id}/undo", self.undo, "POST"),
+               ("/api/games/{id}/redo", self.redo, "POST"), ("/api/games/{id}/hint", self.hint, "GET"),
+               ("/api/games/{id}/solution", self.solution, "GET"), ("/api/games/{id}/export", self.export, "GET"),
+               ("/api/games/{id}/replay", self.replay, "GET")]
+        pages = [("/", "play.html", "text/html"), ("/play.js", "play.js", "text/javascript"),
+                 ("/play_games.js", "play_games.js", "text/javascript"), ("/play.css", "play.css", "text/css"),
+                 ("/page.css", "page.css", "text/css")]
+        routes = [Route(path, _static(name, media), methods=["GET"]) for path, name, media in pages]
+        routes += [Route(path, _answering(fn), methods=[method]) for path, fn, method in api]
+        app = Starlette(routes=routes, lifespan=self.lifespan,
+                        exception_handlers={HTTPException: _http_error, Exception: _server_error})
+        app.state.games = self.games
+        app.state.server = self
+        return app
+
+
+def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_seconds: float = 10.0,
+               max_memory_mb: int = 256, meter: bool = True, game_rate: tuple[int, float] = GAME_RATE,
+               new_rate: tuple[int, float] = NEW_RATE) -> Starlette:
+    """The app (``PlayServer(...).app``). ``initial``: what ``POST /api/games`` with an empty body starts
+    (``{"seed": N}``, ``{"pysolfc": N}`` or ``{"deal": {...}}``, optional ``"rules"``, or ``{"game": NAME,
+    "seed": N}``; default seed 0 of Canfield). ``meter=False`` measures inline at each request instead of in
+    worker processes (for tests of the API alone)."""
+    return PlayServer(initial, workers=workers, max_seconds=max_seconds, max_memory_mb=max_memory_mb, meter=meter,
+                      game_rate=game_rate, new_rate=new_rate).app
+
+
+def _answering(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """A route that answers every refusal (``_Fail``, and the engine's errors as 400) with one JSON line."""
+    async def run(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except _Fail as e:
+            return _error(e.status, e.message)
+        except CanfieldError as e:
+            return _error(400, str(e).splitlines()[0])
+    return run
+
+
+def _static(name: str, media: str) -> Callable[[Request], Awaitable[Response]]:
+    text = _asset(name)
+
+    async def run(request: Request) -> Response:
+        return Response(text, media_type=media, headers={"Cache-Control": "no-cache"})
+    return run
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 500)
+    detail = getattr(exc, "detail", "") or ""
+    msg = {404: f"no such page or endpoint: {request.url.path}",
+           405: f"{request.method} is not allowed on {request.url.path}"}.get(status, str(detail))
+    return _error(status, msg)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    return _error(500, f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
