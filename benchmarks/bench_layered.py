@@ -30,7 +30,8 @@ import json, resource, sys, time
 from canfield_solver import solve
 from canfield_solver.solver import load_kernel
 load_kernel()
-seed, rules, method, memory, seconds = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+seed, rules, method, seconds = int(sys.argv[1]), sys.argv[2], sys.argv[3], float(sys.argv[5])
+memory = int(sys.argv[4]) or None  # 0: the machine-sized default
 jobs = int(sys.argv[6])
 nodes = int(float(sys.argv[7])) if sys.argv[7] != "None" else None
 method = method.removeprefix("old:")
@@ -65,7 +66,7 @@ def main() -> None:
     ap.add_argument("--rules", default="canfield")
     ap.add_argument("--methods", default="depth-first,layered",
                     help="auto, depth-first, layered, old; METHOD@MIB runs that one at its own memory cap")
-    ap.add_argument("--max-memory", type=int, default=720)
+    ap.add_argument("--max-memory", type=int, default=720, help="MiB; 0 for the default cap, sized by the machine")
     ap.add_argument("--max-seconds", type=float, default=3600.0)
     ap.add_argument("--old", default=None, help="the src folder of the build 'old' runs")
     ap.add_argument("--jobs", default="1", help="workers for every run (a list: each method on each count)")
@@ -88,6 +89,8 @@ def main() -> None:
                 parts.append(f"layered: {st['layered_layers']} layers, held {st['layered_peak_mb']:,.0f} MiB, "
                              f"{st['layered_rows']:,} rows, {st['layered_expanded']:,} expanded, "
                              f"{st.get('layered_disk_mb', 0):,.0f} MiB on disk at most")
+            if st.get("memory_cap_mb"):
+                parts.append(f"cap {st['memory_cap_mb']:,} MiB ({st.get('memory_source', '?')})")
             if "depth_first_seconds" in st:
                 parts.append(f"after {st['depth_first_seconds']:.1f} s of depth-first search")
             print(" · ".join(parts), flush=True)
