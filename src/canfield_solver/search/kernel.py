@@ -3,7 +3,7 @@
 The search walks positions depth first with an explicit stack. Each stack
 level holds a full copy of the (small) position, so a move is made by copying
 the level and changing the copy; nothing is ever undone. Transposition
-tables of full keys (layout.py; short two-word keys where they fit,
+tables of full keys (codec.py; short two-word keys where they fit,
 _compact) mark every position seen, so each position is expanded at most
 once and a hash collision can never change a verdict. A position's children
 are all made and entered in the table when it is expanded (_expand); the
@@ -833,7 +833,7 @@ def _put(words, pos, v, k):
 
 @helper(**_INLINE)
 def _key(cols, sc, mask, d, params, words, scratch):
-    """The packed key of level ``d`` into ``words`` (layout.py); returns the column stream's bits.
+    """The packed key of level ``d`` into ``words`` (codec.py); returns the column stream's bits.
 
     (LONG_ONLY when the stream was not measured: the key then always goes to
     the long table.)

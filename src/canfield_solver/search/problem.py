@@ -91,7 +91,7 @@ def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | N
 
 
 def _key_words(r: Rules) -> int:
-    """Table row width: 3 words when the column stream (layout.py) always fits in 128 bits."""
+    """Table row width: 3 words when the column stream (codec.py) always fits in 128 bits."""
     suit_bits = C.SUIT_BITS[C.BUILD_CODES[r.build]]
     stream = r.columns * C.COL_HEADER_BITS + suit_bits * (r.deck_size - 1)
     return 3 if stream <= 128 else 4

@@ -13,7 +13,7 @@ import sqlite3
 import sys
 import threading
 import time
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import click
 
@@ -152,15 +152,18 @@ def cli() -> None:
 
 # --- Options ------------------------------------------------------------------------------------
 
+_F = TypeVar("_F", bound=Callable[..., object])  # a command function, which click's decorators give back
+_V = TypeVar("_V")
 
-def not_blank(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+
+def not_blank(ctx: click.Context, param: click.Parameter, value: _V) -> _V:
     """Refuse an empty or blank text value (``--rules ""`` would otherwise mean the default)."""
     if isinstance(value, str) and not value.strip():
         raise click.BadParameter("must not be empty")
     return value
 
 
-def rules_option(f: Any, deal_file: bool = True) -> Any:
+def rules_option(f: _F, deal_file: bool = True) -> _F:
     """--rules and --rules-file; ``deal_file``: the command reads a deal file, whose rules are the default."""
     f = click.option(
         "--rules-file", "rules_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
@@ -173,19 +176,19 @@ def rules_option(f: Any, deal_file: bool = True) -> Any:
     )(f)
 
 
-def rules_option_no_deal(f: Any) -> Any:
+def rules_option_no_deal(f: _F) -> _F:
     """--rules and --rules-file for a command that takes no deal file (its default: canfield)."""
     return rules_option(f, deal_file=False)
 
 
-def pysolfc_option(f: Any) -> Any:
+def pysolfc_option(f: _F) -> _F:
     return click.option(
         "--pysolfc", "pysolfc", default=None, metavar="N", callback=not_blank,
         help="PySolFC game number N (needs the 'pysolfc' extra); rules default to pysolfc-canfield.",
     )(f)
 
 
-def deal_source_options(f: Any) -> Any:
+def deal_source_options(f: _F) -> _F:
     """--seed N | --deal FILE | --pysolfc N, and the rules options: the deal sources of solve, analyze, show."""
     f = rules_option(f)
     f = pysolfc_option(f)
@@ -195,7 +198,7 @@ def deal_source_options(f: Any) -> Any:
                         help="Deal number (SPEC §2).")(f)
 
 
-def search_limit_options(f: Any) -> Any:
+def search_limit_options(f: _F) -> _F:
     """--max-seconds, --max-nodes, --max-memory: the limits of one search (solve, hint)."""
     f = memory_option("Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")(f)
     f = click.option("--max-nodes", type=Whole(min=1), default=None,
@@ -204,7 +207,7 @@ def search_limit_options(f: Any) -> Any:
                         help="Stop with 'unknown' after this long.")(f)
 
 
-def memory_option(help: str) -> Any:
+def memory_option(help: str) -> Callable[[_F], _F]:
     """--max-memory: the table cap of a search, in MiB."""
     return click.option("--max-memory", "max_memory_mb", type=Whole(min=1), default=None,
                         callback=_memory_checked,
@@ -212,7 +215,7 @@ def memory_option(help: str) -> Any:
                                     "has that much), shared by the searches that run at once.")
 
 
-def _memory_checked(_ctx: Any, _param: Any, value: int | None) -> int | None:
+def _memory_checked(_ctx: click.Context, _param: click.Parameter, value: int | None) -> int | None:
     """An explicit cap larger than the memory free is reduced to it; the line that says so waits in
     ``NOTES`` until the command has run (``say_notes``), so bad input still gets its one line alone."""
     if value is None:

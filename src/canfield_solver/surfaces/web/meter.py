@@ -21,7 +21,10 @@ import multiprocessing as mp
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from .session import Tracked
 
 __all__ = ["Meter", "measure"]
 
@@ -154,10 +157,10 @@ class Meter:
         self._lock = threading.RLock()
         self._inflight = 0
         self._futures: dict[str, Future] = {}
-        self._waiting: dict[str, Any] = {}             # games whose search waits for room, oldest first
+        self._waiting: dict[str, Tracked] = {}             # games whose search waits for room, oldest first
         self._slots: dict[str, int] = {}
         self._free = list(range(SLOTS - 1, -1, -1))
-        self.on_reading: Callable[[Any], None] | None = None
+        self.on_reading: Callable[[Tracked], None] | None = None
 
     def warm(self) -> None:
         """Start every worker (each loads the solver's compiled kernel), without waiting."""
@@ -186,7 +189,7 @@ class Meter:
             if s not in self._slots.values():
                 self._free.append(s)
 
-    def cancel(self, game: Any) -> None:
+    def cancel(self, game: Tracked) -> None:
         """Stop the game's search, queued or running (its position changed to one the meter knows)."""
         with self._lock:
             self._waiting.pop(game.id, None)
@@ -196,7 +199,7 @@ class Meter:
         if old is not None:
             old.cancel()
 
-    def start(self, game: Any) -> bool:
+    def start(self, game: Tracked) -> bool:
         """Search the game's current position; False (the reading says busy) when the queue is full."""
         with self._lock:
             old = self._futures.pop(game.id, None)
@@ -218,7 +221,7 @@ class Meter:
         fut.add_done_callback(lambda f: self._done(game, job["generation"], f))
         return True
 
-    def _done(self, game: Any, generation: int, fut: Future) -> None:
+    def _done(self, game: Tracked, generation: int, fut: Future) -> None:
         with self._lock:
             self._inflight -= 1
             if self._futures.get(game.id) is fut:
