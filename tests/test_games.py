@@ -86,6 +86,8 @@ def test_ten_columns_dealt_variant_and_games_listing():
     assert [len(c) for c in p.columns] == [6, 6] + [5] * 8
     assert set(game_names()) == {"nine-packets", "ten-columns", "ten-columns-dealt", "suit-neighbours",
                                  "aces-and-kings", "bisley"}
+    from canfield_solver.games import GAMES  # the names (no import of a game) are the modules' own, in order
+    assert game_names() == [n for m in GAMES.values() for n in (m.NAME, *m.VARIANTS)]
     assert get_game("ten-columns-dealt") is get_game("ten-columns")
     with pytest.raises(GameError, match="unknown game 'nine'.*games: canfield, nine-packets"):
         get_game("nine")

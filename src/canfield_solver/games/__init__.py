@@ -13,15 +13,35 @@ Every game module has one shape (``games.base``): ``NAME``, ``VARIANTS``, ``deal
 
 from __future__ import annotations
 
+import functools
+import importlib
 from typing import Any
 
-from . import aces_and_kings, nine_packets, suit_neighbours, ten_columns
 from .base import Game, GameError, GameKey, GameResult
 
 __all__ = ["DESCRIPTIONS", "GAMES", "GameError", "GameKey", "GameResult", "analyze_game", "deal_of", "game_names", "get_game", "study_result"]
 
-GAMES: dict[str, Game] = {m.NAME: m for m in (nine_packets, aces_and_kings, suit_neighbours, ten_columns)}
-_VARIANT_OF = {v: m for m in GAMES.values() for v in m.VARIANTS}
+# The game packages, imported on first use (``GAMES``, ``get_game``): naming the games (``game_names``, the
+# CLI's --game choices) imports none of them, so a Canfield command does not pay for four games' imports.
+_PACKAGES = ("nine_packets", "aces_and_kings", "suit_neighbours", "ten_columns")
+
+
+@functools.cache
+def _games() -> dict[str, Game]:
+    return {m.NAME: m for m in (importlib.import_module(f"{__name__}.{p}") for p in _PACKAGES)}
+
+
+@functools.cache
+def _variant_of() -> dict[str, Game]:
+    return {v: m for m in _games().values() for v in m.VARIANTS}
+
+
+def __getattr__(name: str) -> dict[str, Game]:
+    """``GAMES``: each game's module by its name (imported on first use)."""
+    if name == "GAMES":
+        return _games()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 DESCRIPTIONS = {
     "nine-packets": "36 cards in nine face-down packets of four; remove face-up pairs of one rank (MENDELEV.md §1)",
     "aces-and-kings": "13 columns; build up on the aces and down on the kings; columns build up or down in "
@@ -34,13 +54,14 @@ DESCRIPTIONS = {
 
 
 def game_names() -> list[str]:
-    """The games and their variants, by name."""
-    return [n for m in GAMES.values() for n in (m.NAME, *m.VARIANTS)]
+    """The games and their variants, by name (``DESCRIPTIONS``' keys: tests/test_games.py checks them against
+    the modules)."""
+    return list(DESCRIPTIONS)
 
 
 def get_game(name: str) -> Game:
     """The module of game ``name`` (a variant's name gives its game's module; pass it on as ``variant``)."""
-    m = GAMES.get(name) or _VARIANT_OF.get(name)
+    m = _games().get(name) or _variant_of().get(name)
     if m is None:
         raise GameError(f"unknown game {name!r}; games: {', '.join(['canfield', *game_names()])}")
     return m
