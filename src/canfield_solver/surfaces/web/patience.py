@@ -87,7 +87,7 @@ class PatienceGame(_SeededGame):
     def pos(self) -> Any:
         return self._positions[-1]
 
-    def play(self, move: Any) -> None:
+    def play(self, move: object) -> None:
         if not isinstance(move, str):
             raise CanfieldError(f"a move is a string such as {self.rules.moves(self.start)[0]!r}, not {move!r}")
         q = self.rules.play(self.pos, move)             # GameError (a CanfieldError) names why it is illegal
@@ -111,7 +111,7 @@ class PatienceGame(_SeededGame):
     def _take_back(self) -> None:
         self._positions.pop()
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> dict[str, object]:
         full, unit = _FULL[self.rules.NAME]
         p = self.pos
         advice = None
@@ -126,7 +126,7 @@ class PatienceGame(_SeededGame):
                 "legal": self.rules.moves(p), "won": self.rules.won(p), "stalled": self.rules.stalled(p),
                 "advice": advice, "circle": None, "meter": self.meter.to_dict()}
 
-    def solution_frames(self) -> dict[str, Any]:
+    def solution_frames(self) -> dict[str, object]:
         line = list(self.meter.solution)
         return {"moves": line, "frames": game_frames(self.game, self.pos, line) if line else []}
 
@@ -175,7 +175,7 @@ class SuitNeighboursGame(_SeededGame):
         self.generation += 1
         self.meter = self._reading(len(self.moves))
 
-    def play(self, move: Any) -> None:
+    def play(self, move: object) -> None:
         if move != "step":
             raise CanfieldError(f"suit-neighbours has one move, 'step' (lay the next card), not {move!r}")
         if len(self.moves) >= len(self.steps):
@@ -184,7 +184,7 @@ class SuitNeighboursGame(_SeededGame):
         self.moves.append("step")
         self._changed()
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> dict[str, object]:
         n = len(self.moves)
         s = self.steps[n - 1] if n else {"round": 1, "laid": 0, "of": 52, "line": (), "removed": [],
                                           "gone": 0, "card": None, "gone_now": []}
@@ -209,7 +209,7 @@ class SuitNeighboursGame(_SeededGame):
         """The removals so far, one a line (suit-neighbours has no moves for ``canfield check`` to read)."""
         return "".join(r + "\n" for s in self.steps[:len(self.moves)] for r in s["removed"])
 
-    def solution_frames(self) -> dict[str, Any]:
+    def solution_frames(self) -> dict[str, object]:
         raise CanfieldError("suit-neighbours has no choices: step through it instead")
 
     def replay_html(self) -> str:

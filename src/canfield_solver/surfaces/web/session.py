@@ -16,7 +16,7 @@ from typing import Any
 
 from ...engine.deal import Deal
 from ...engine.game import Position
-from ...engine.moves import parse_move
+from ...engine.moves import Move, parse_move
 from ...errors import CanfieldError
 from ..replay_page import _frame, frames
 
@@ -45,7 +45,7 @@ class MeterReading:
     seconds: float = 0.0
     why: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"moves": self.moves, "state": self.state, "stalled": self.stalled, "lost_at": self.lost_at,
                 "lost_between": list(self.lost_between) if self.lost_between else None,
                 "next_moves": list(self.next_moves), "limit": self.limit, "nodes": self.nodes,
@@ -104,7 +104,7 @@ class Tracked:
             r.lost_at = first
         return r
 
-    def _bounds(self) -> dict[str, Any]:
+    def _bounds(self) -> dict[str, object]:
         """The meter's job's common part: the moves, the generation, and the last position known to be
         winnable and the first known lost (where the search back for the losing move starts)."""
         good = max((k for k, v in self.known.items() if v == "winnable" and k <= len(self.moves)), default=None)
@@ -131,7 +131,7 @@ class Tracked:
         return True
 
     # What each game provides ---------------------------------------------------------------------------
-    def play(self, move: Any) -> None:
+    def play(self, move: object) -> None:
         """Play ``move`` (text in the game's notation); ``CanfieldError`` with a one-line reason if refused."""
         raise NotImplementedError
 
@@ -145,11 +145,11 @@ class Tracked:
         """The meter's work for the current position (``meter.measure``)."""
         raise NotImplementedError
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> dict[str, object]:
         """What the page draws: the board, the legal moves, the moves played, the meter."""
         raise NotImplementedError
 
-    def solution_frames(self) -> dict[str, Any]:
+    def solution_frames(self) -> dict[str, object]:
         """The winning line from here, with the frames to step through, when the meter has one."""
         raise NotImplementedError
 
@@ -179,7 +179,7 @@ class Game(Tracked):
         self._since: list[int] = [0]                   # after k moves: the last progress move's number
 
     # Playing ----------------------------------------------------------------------------------------
-    def play(self, move: Any) -> None:
+    def play(self, move: object) -> None:
         if not isinstance(move, str):
             raise CanfieldError(f"a move is a string such as 'W>F' or 'draw', not {move!r}")
         m = parse_move(move)                              # MoveError (a CanfieldError) names a bad text
@@ -188,7 +188,7 @@ class Game(Tracked):
         self._branch(str(m))
         self._advance(str(m), before, m)
 
-    def _advance(self, text: str, before: Position, m: Any) -> None:
+    def _advance(self, text: str, before: Position, m: Move) -> None:
         self.moves.append(text)
         progress = m.src not in ("draw", "redeal") and Position.is_progress(before, m, self.pos)
         self._since.append(len(self.moves) if progress else self._since[-1])
@@ -235,7 +235,7 @@ class Game(Tracked):
                 return k
         return None
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> dict[str, object]:
         f = _frame(self.pos)
         return {
             "id": self.id, "game": "canfield", "label": self.label, "rules": self.deal.rules.name, "generation": self.generation,
@@ -244,7 +244,7 @@ class Game(Tracked):
             "circle": self.circle(), "meter": self.meter.to_dict(),
         }
 
-    def solution_frames(self) -> dict[str, Any]:
+    def solution_frames(self) -> dict[str, object]:
         """The winning line from here, with the frames to step through, when the meter has one."""
         line = list(self.meter.solution)
         return {"moves": line, "frames": frames(self.pos, line) if line else []}
