@@ -121,7 +121,7 @@ class PackFile:
     def __enter__(self) -> "PackFile":
         return self
 
-    def __exit__(self, exc_type: Any, *rest: Any) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
         if exc_type is None and self._fh is not None:
             self.finish()
         self.close()
@@ -132,7 +132,7 @@ class PackProblem:
     """A pack line whose stored answer does not hold."""
 
     line: int
-    number: Any
+    number: int | str | None
     reason: str
 
     def __str__(self) -> str:

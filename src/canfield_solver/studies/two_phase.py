@@ -53,7 +53,7 @@ from ..errors import CanfieldError
 from ..games import GameKey
 from ..solver import Verdict
 from .seeds import SeedSet
-from .store import RulesKey
+from .store import RulesKey, StoredResult
 from .stores import Store, open_stored, store_at
 from .study import Z95, ProgressFn, WinRate, run_study, stored_rules, wilson_interval
 
@@ -211,13 +211,13 @@ class TwoPhase:
                 f"sample unknowns counted both ways)")
 
 
-def _counts(rows: Iterable[Any]) -> tuple[int, int, int]:
+def _counts(rows: Iterable[StoredResult]) -> tuple[int, int, int]:
     rows = list(rows)
     return (sum(r.verdict == Verdict.SOLVED for r in rows), sum(r.verdict == Verdict.UNSOLVABLE for r in rows),
             sum(r.verdict == Verdict.UNKNOWN for r in rows))
 
 
-def _make(name: str, first: tuple[int, int, int], sample_size: int, sample_rows: Sequence[Any],
+def _make(name: str, first: tuple[int, int, int], sample_size: int, sample_rows: Sequence[StoredResult],
           **extra: Any) -> TwoPhase:
     sw, sl, su = _counts(sample_rows)
     est, ci = two_phase_interval(*first, sw, sl, su)
@@ -252,7 +252,7 @@ def run_followup(
     per task. The rows are stored under ``followup_rules``; deals already followed up at these limits are
     taken from the store.
     """
-    played: Any = rules if isinstance(rules, GameKey) else get_rules(rules)
+    played: Rules | GameKey = rules if isinstance(rules, GameKey) else get_rules(rules)
     kept = played if isinstance(played, GameKey) else stored_rules(played, numbering)
     wanted = SeedSet.of(seeds)
     if store is not None:
@@ -268,7 +268,7 @@ def run_followup(
     batch = 1 if scheduler else 4
     threads = 1 if scheduler else (jobs or os.cpu_count() or 1)
     done = {"searched": 0, "reused": 0, "wall": 0.0, "search": 0.0}
-    rows: list[Any] = []
+    rows: list[StoredResult] = []
     before: dict[str, int] = {}  # the counts of the batches done: the progress goes on from them
     t0 = time.perf_counter()
     for i in range(0, max(len(chosen), 1), batch):
