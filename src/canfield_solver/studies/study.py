@@ -31,7 +31,7 @@ from .store import RulesKey, StoredResult, owner_id
 from .stores import StoreOrPath, open_stored, store_at
 
 if TYPE_CHECKING:
-    pass
+    from .two_phase import TwoPhase
 
 __all__ = [
     "StudyError",
@@ -96,7 +96,7 @@ class WinRate:
     wall_seconds: float = 0.0
     search_seconds: float = 0.0
     results: tuple[StoredResult, ...] = field(default=(), repr=False, compare=False)
-    two_phase: Any = field(default=None, compare=False)  # a two_phase.TwoPhase (that module builds on this one)
+    two_phase: "TwoPhase | None" = field(default=None, compare=False)  # that module builds on this one
 
     @property
     def decided(self) -> int:
@@ -306,7 +306,7 @@ def run_study(
     if isinstance(rules, GameKey):  # one of MENDELEV.md's games: SPEC seeds, no difficulty metrics
         if numbering != "spec" or with_metrics:
             raise StudyError(f"{rules.name}: a study of this game takes SPEC seeds and no difficulty metrics")
-        rules_played: Any = rules
+        rules_played: Rules | GameKey = rules
         r = store_as or rules
     else:
         rules_played = get_rules(rules)
@@ -526,7 +526,7 @@ def main_reimport_problem() -> str | None:
             f"would run again: {fix}")
 
 
-def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
+def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
     import multiprocessing as mp
 
     problem = main_reimport_problem()
@@ -591,7 +591,7 @@ def _run_local(jobs: int, rules: Rules, chunks: Iterable[list[int]], args: tuple
             ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(address: str, rules: Rules, chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
+def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
     try:
         from dask.distributed import Client, as_completed
     except ImportError:
