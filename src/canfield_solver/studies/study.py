@@ -526,7 +526,8 @@ def main_reimport_problem() -> str | None:
             f"would run again: {fix}")
 
 
-def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
+def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...],
+               record: Callable[[list[StoredResult]], None]) -> None:
     import multiprocessing as mp
 
     problem = main_reimport_problem()
@@ -591,7 +592,8 @@ def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]],
             ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
+def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...],
+              record: Callable[[list[StoredResult]], None]) -> None:
     try:
         from dask.distributed import Client, as_completed
     except ImportError:

@@ -29,13 +29,14 @@ import math
 import os
 from contextlib import closing
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Callable
 
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
 from ..solver import Verdict
-from .stores import Store, store_at
-from .study import Z95, StudyError, WinRate, run_study, stored_rules
+from .store import RulesKey
+from .stores import Store, StoreOrPath, store_at
+from .study import Z95, ProgressFn, StudyError, WinRate, run_study, stored_rules
 from .two_phase import TwoPhase, followup_rules, recount, run_followup
 
 PILOT_DEALS = 1_000   # the first pass's pilot: enough for p and u within a few points
@@ -142,7 +143,7 @@ class Measured:
         return 100 * (hi - lo) / 2
 
 
-def measure(st: Store, rules: Any, deals: int, sample_seed: int = 0, followup_threads: int = 1) -> Measured:
+def measure(st: Store, rules: RulesKey, deals: int, sample_seed: int = 0, followup_threads: int = 1) -> Measured:
     """The study of ``rules`` over seeds ``0..deals-1`` as the store holds it. A follow-up searches one deal
     with ``followup_threads`` threads, so its core-seconds are its stored seconds times those."""
     ranges = [(0, deals)]
@@ -181,7 +182,7 @@ def run_to_target(
     rules: "str | Rules",
     target: float,
     *,
-    store: Any,
+    store: StoreOrPath,
     max_seconds: float | None = 2.0,
     followup_seconds: float | None = 300.0,
     max_memory_mb: int | None = None,
@@ -191,8 +192,8 @@ def run_to_target(
     pilot: int = PILOT_DEALS,
     max_rounds: int = 50,
     say: ReportFn | None = None,
-    progress: Any = None,
-    followup_progress: Any = None,
+    progress: ProgressFn | None = None,
+    followup_progress: ProgressFn | None = None,
 ) -> tuple[WinRate, Plan]:
     """Run a two-phase study of ``rules`` over seeds ``0..N-1`` until its 95% interval is at most ``target``
     points each side (see the module): the first pass's rows and the follow-ups resume from ``store`` (a
@@ -237,7 +238,7 @@ def run_to_target(
         raise StudyError(f"the target was not reached in {max_rounds} rounds; {last}")
 
 
-def _stored_extent(st: Store, kept: Any) -> int:
+def _stored_extent(st: Store, kept: RulesKey) -> int:
     """How far seeds 0.. are done in the store: the largest k with every seed below k stored (a resumed run
     starts its first batch there; counts grow with k, so a binary search finds it)."""
     lo, hi = 0, 1 << 24
@@ -250,7 +251,7 @@ def _stored_extent(st: Store, kept: Any) -> int:
     return lo
 
 
-def planned(rules: "str | Rules", target: float, *, db: Any = None, parquet: Any = None,
+def planned(rules: "str | Rules", target: float, *, db: "str | os.PathLike[str] | None" = None, parquet: "str | os.PathLike[str] | None" = None,
             sample_seed: int = 0, followup_threads: int | None = None) -> Plan | None:
     """The plan for ``target`` from what a store or dataset holds of ``rules`` (``--plan``); None when it holds
     no first-pass rows to measure (run the pilot first)."""
