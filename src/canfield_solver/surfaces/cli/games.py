@@ -7,7 +7,7 @@ alone (deal files, PySolFC numbers, rules presets, threads, the layered method) 
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import click
 
@@ -22,14 +22,17 @@ __all__ = ["game_option", "game_deal", "game_solve", "game_check", "game_hint", 
            "refuse_canfield_only"]
 
 
-def game_option(f: Any) -> Any:
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def game_option(f: _F) -> _F:
     from ...games import game_names
 
     return click.option("--game", "game", type=click.Choice(["canfield", *game_names()]), default="canfield",
                         show_default=True, help="The patience: Canfield, or one of MENDELEV.md's games.")(f)
 
 
-def refuse_canfield_only(game: str, **given: Any) -> None:
+def refuse_canfield_only(game: str, **given: object) -> None:
     """One line for the first Canfield-only option given with another game."""
     for option, value in given.items():
         unset = value is None or value is False or value == () or value == "auto" or \
