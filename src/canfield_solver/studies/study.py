@@ -31,7 +31,7 @@ from .store import RulesKey, StoredResult, owner_id
 from .stores import StoreOrPath, open_stored, store_at
 
 if TYPE_CHECKING:
-    from .two_phase import TwoPhase
+    pass
 
 __all__ = [
     "StudyError",
@@ -96,7 +96,7 @@ class WinRate:
     wall_seconds: float = 0.0
     search_seconds: float = 0.0
     results: tuple[StoredResult, ...] = field(default=(), repr=False, compare=False)
-    two_phase: "TwoPhase | None" = field(default=None, compare=False)  # that module builds on this one
+    two_phase: Any = field(default=None, compare=False)  # a two_phase.TwoPhase (that module builds on this one: no import back)
 
     @property
     def decided(self) -> int:
