@@ -1,8 +1,9 @@
-"""``njit`` for the search's compiled code, with an on-disk cache that is never loaded stale.
+"""``njit`` for the package's compiled code (Canfield's search and the games' kernels), with an on-disk
+cache that is never loaded stale.
 
 Numba stamps a cached function with the source of the function's own file only (numba issue #1833). A
 compiled function that calls or inlines a function of another file (``layered.close.close_entries`` runs the kernel's
-move generation; the kernel compiles ``codec``'s packing functions) keeps the callee's old code in the
+move generation; the kernel compiles ``codec``'s packing functions, the games' kernels ``games/codes.py``'s) keeps the callee's old code in the
 cache after that other file changes, and Numba would load it. Here the stamp of every cached function is a
 hash of its own file and of every file of this package that file imports, directly or through others (read
 from the import statements, so a new import is covered the moment it is written): change any of them and

@@ -3,7 +3,9 @@ here, a subpackage with its cards and deal of seed N, a plain-Python reference e
 the same verdicts and limits as Canfield's (``solver``). Canfield's own rooms are ``engine`` and ``search``.
 
 Every game module has one shape (``games.base``): ``NAME``, ``VARIANTS``, ``deal(seed, variant)``,
-``moves``, ``play``, ``won``, ``stalled`` (where the player chooses), ``solve`` and ``render``.
+``moves``, ``play``, ``won``, ``stalled`` (where the player chooses), ``solve`` and ``render``. The compiled
+searches are ``pairs_kernel`` (nine-packets, ten-columns) and ``aces_and_kings/kernel``; both read their move
+codes from ``codes``. The game subpackages are imported on first use (``GAMES``, ``get_game``).
 
 >>> from canfield_solver.games import get_game
 >>> g = get_game("nine-packets")
