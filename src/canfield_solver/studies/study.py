@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack, closing, suppress
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .. import memory
 from ..engine.rules import Rules, get_rules
@@ -29,9 +29,6 @@ from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_cou
 from .seeds import SeedSet, parse_seeds
 from .store import RulesKey, StoredResult, owner_id
 from .stores import StoreOrPath, open_stored, store_at
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "StudyError",

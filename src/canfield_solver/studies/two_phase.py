@@ -46,7 +46,7 @@ import os
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
@@ -56,9 +56,6 @@ from .seeds import SeedSet
 from .store import RulesKey, StoredResult
 from .stores import Store, open_stored, store_at
 from .study import Z95, ProgressFn, WinRate, run_study, stored_rules, wilson_interval
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["FOLLOWUP_SUFFIX", "TwoPhase", "complete_prefix", "draw_sample", "followup_rules", "run_followup", "run_two_phase",
            "stored_two_phase", "two_phase_interval"]
