@@ -31,7 +31,7 @@ from canfield_solver import Deal, Position, get_rules, solve
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search import rows as R
-from canfield_solver.search.problem import _Problem
+from canfield_solver.search.problem import _LoneSearch
 
 DONE, WON, TABLE_FULL, OUT_FULL, LONG_KEY = 0, 1, 2, 3, 4
 CHUNK = 1 << 16  # entries expanded between two sorts of the children
@@ -183,7 +183,7 @@ def _merge_rows(rows: np.ndarray, tb: int, wb: int, draw: int, b: int) -> np.nda
 def layered(seed: int, rules: str, max_seconds: float) -> dict:
     r = get_rules(rules)
     pos = Position(Deal.from_seed(seed, r))
-    prob = _Problem(pos)
+    prob = _LoneSearch(pos)
     p = prob.params
     row = np.zeros(8, np.uint64)
     nb = K._key(prob.cols, prob.sc, prob.mask, 0, p, row, prob.scratch)

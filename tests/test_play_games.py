@@ -16,7 +16,7 @@ from canfield_solver.games import suit_neighbours as SN  # noqa: E402
 from canfield_solver.games.base import replay  # noqa: E402
 from canfield_solver.surfaces.cli import cli  # noqa: E402
 from canfield_solver.surfaces.web.app import create_app  # noqa: E402
-from canfield_solver.surfaces.web.patience import GAMES  # noqa: E402
+from canfield_solver.surfaces.web.patience import PLAYABLE  # noqa: E402
 
 # A won deal of each game with choices, and a move on its winning line's way that throws the win away
 # (found by the games' solvers: benchmarks aside, test_games checks those solvers against exhaustive ones).
@@ -85,7 +85,7 @@ def test_a_losing_move_turns_the_meter_lost_and_is_named_and_undo_restores_it(cl
     assert s["meter"]["state"] == "lost" and s["meter"]["lost_at"] == k + 1 and s["moves"][-1] == bad
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", PLAYABLE)
 def test_every_endpoint_with_every_game(client, game):
     s = new(client, game=game, seed=3)
     gid = s["id"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Iterator
 
 from ..errors import CanfieldError, DealError
 from .cards import card_name, parse_card, rank_of, suit_of
@@ -24,7 +24,7 @@ Cards = tuple[int, ...]  # a pile of card ids, bottom first
 MAX_FILE_CHARS = 1 << 20  # a deal, moves or rules file is a few KiB; refuse anything past 1 MiB
 
 
-def parse_deal_json(text: str) -> Any:
+def parse_deal_json(text: str) -> object:
     """The JSON value of a deal's text; malformed JSON is one ``DealError``."""
     try:
         return json.loads(text)
@@ -70,7 +70,7 @@ def splitmix64(seed: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
-def check_seed(seed: Any) -> int:
+def check_seed(seed: object) -> int:
     """``seed`` if it is a deal number (an int in 0 <= seed < 2**64: SPEC §2's SplitMix64 state), else
     ``DealError`` naming the problem; every game's deals and every surface check seeds here."""
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -138,7 +138,7 @@ class Deal:
         return cls(r, reserve, tableau, stock, base_rank, (), foundations, 0, seed)
 
     @classmethod
-    def from_dict(cls, data: Any, rules: "str | Rules | None" = None) -> "Deal":
+    def from_dict(cls, data: object, rules: "str | Rules | None" = None) -> "Deal":
         if not isinstance(data, dict):
             raise DealError("a deal must be a JSON object with 'reserve', 'tableau' and 'stock'")
         if "tableau piles" in data:  # the published solver's deal format: formats.read_deal takes either
@@ -153,7 +153,7 @@ class Deal:
             rules = data.get("rules", "canfield")
         r = get_rules(rules)
 
-        def pile(key: str, value: Any) -> tuple[int, ...]:
+        def pile(key: str, value: object) -> tuple[int, ...]:
             if not isinstance(value, list):
                 raise DealError(f"deal field {key!r} must be a list of cards like ['QH', '5C']")
             try:

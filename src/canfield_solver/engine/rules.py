@@ -99,7 +99,7 @@ class Rules:
             value = getattr(self, fieldname)
             return RulesError(f"rules field {fieldname!r} is {value!r}; allowed: {allowed}")
 
-        def is_int(v: Any) -> TypeGuard[int]:
+        def is_int(v: object) -> TypeGuard[int]:
             return isinstance(v, int) and not isinstance(v, bool)
 
         if not isinstance(self.name, str) or not self.name:
@@ -182,7 +182,7 @@ class Rules:
         return d
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Rules":
+    def from_dict(cls, data: object) -> "Rules":
         if not isinstance(data, dict):
             raise RulesError("a rules file must hold a JSON object of Rules parameters")
         known = {f.name for f in dataclasses.fields(cls)}

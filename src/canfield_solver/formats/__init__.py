@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..engine.deal import Deal, parse_deal_json, read_text
 from ..engine.rules import Rules
 from ..errors import CanfieldError
@@ -26,7 +24,7 @@ __all__ = ["NUMBERINGS", "deal_from_data", "looks_like_steps", "numbered_deal", 
 NUMBERINGS = ("spec", "pysolfc")
 
 
-def deal_from_data(data: Any, rules: "str | Rules | None" = None) -> Deal:
+def deal_from_data(data: object, rules: "str | Rules | None" = None) -> Deal:
     """A deal from parsed JSON: the published solver's (it has ``"tableau piles"``) or SPEC's."""
     if isinstance(data, dict) and "tableau piles" in data:
         return from_solvitaire(data, rules or "canfield")

@@ -10,7 +10,6 @@ reserve card is playable), tens written ``10``.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ..engine.cards import card_name, parse_card, rank_of, suit_of
 from ..engine.deal import Deal
@@ -25,7 +24,7 @@ def _sv_name(card: int) -> str:
     return ("10" + name[1]) if name[0] == "T" else name
 
 
-def _sv_card(text: Any, where: str) -> int:
+def _sv_card(text: object, where: str) -> int:
     if not isinstance(text, str):
         raise DealError(f"solvitaire deal: {where} holds {text!r}, not a card like '10H'")
     t = text.strip().upper()

@@ -19,7 +19,7 @@ import functools
 import importlib
 from typing import Any
 
-from .base import Game, GameError, GameKey, GameResult
+from .base import AnyGame, GameError, GameKey, GameResult
 
 __all__ = ["DESCRIPTIONS", "GAMES", "GameError", "GameKey", "GameResult", "analyze_game", "deal_of", "game_names", "get_game", "study_result"]
 
@@ -29,16 +29,16 @@ _PACKAGES = ("nine_packets", "aces_and_kings", "suit_neighbours", "ten_columns")
 
 
 @functools.cache
-def _games() -> dict[str, Game]:
+def _games() -> dict[str, AnyGame]:
     return {m.NAME: m for m in (importlib.import_module(f"{__name__}.{p}") for p in _PACKAGES)}
 
 
 @functools.cache
-def _variant_of() -> dict[str, Game]:
+def _variant_of() -> dict[str, AnyGame]:
     return {v: m for m in _games().values() for v in m.VARIANTS}
 
 
-def __getattr__(name: str) -> dict[str, Game]:
+def __getattr__(name: str) -> dict[str, AnyGame]:
     """``GAMES``: each game's module by its name (imported on first use)."""
     if name == "GAMES":
         return _games()
@@ -61,7 +61,7 @@ def game_names() -> list[str]:
     return list(DESCRIPTIONS)
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> AnyGame:
     """The module of game ``name`` (a variant's name gives its game's module; pass it on as ``variant``)."""
     m = _games().get(name) or _variant_of().get(name)
     if m is None:

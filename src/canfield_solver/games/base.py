@@ -15,7 +15,7 @@ Every game is a module with the same shape (``games.GAMES`` lists them)::
     CHOICES                         whether the player chooses anything (suit-neighbours: no)
     render(pos)                     the layout as text
 
-``Game`` is that shape as a protocol (a module satisfies it), so ``games.GAMES`` is typed by it.
+``GameModule`` is that shape as a protocol (a module satisfies it), so ``games.GAMES`` is typed by it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from ..engine.deal import check_seed, splitmix64
 from ..errors import CanfieldError
 from ..solver import Result, Verdict
 
-__all__ = ["Game", "GameError", "GameKey", "GameResult", "Limits", "plain_study", "replay", "search_removals",
+__all__ = ["AnyGame", "GameModule", "GameError", "GameKey", "GameResult", "Limits", "plain_study", "replay", "search_removals",
            "seeded_deck"]
 
 P = TypeVar("P")
@@ -92,32 +92,37 @@ def names(cards: Iterable[int]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
-class Game(Protocol):
-    """What every game module provides (the module docstring's shape). Positions are each game's own type."""
+class GameModule(Protocol[P]):
+    """What every game module provides (the module docstring's shape), over its positions of type ``P``."""
 
     NAME: str
     VARIANTS: tuple[str, ...]
     CHOICES: bool
 
-    def deal(self, seed: int, variant: str | None = None) -> Any: ...
+    def deal(self, seed: int, variant: str | None = None) -> P: ...
 
-    def solve(self, p: Any, *, max_nodes: int | None = None, max_seconds: float | None = None,
+    def solve(self, p: P, *, max_nodes: int | None = None, max_seconds: float | None = None,
               max_memory: int | None = None, seed: int | None = None) -> "GameResult": ...
 
-    def study(self, p: Any, *, max_nodes: int | None = None, max_seconds: float | None = None,
+    def study(self, p: P, *, max_nodes: int | None = None, max_seconds: float | None = None,
               max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, object]]": ...
 
-    def moves(self, p: Any) -> list[str]: ...
+    def moves(self, p: P) -> list[str]: ...
 
-    def cards_moved(self, p: Any, move: str) -> list[int]: ...
+    def cards_moved(self, p: P, move: str) -> list[int]: ...
 
-    def play(self, p: Any, move: str) -> Any: ...
+    def play(self, p: P, move: str) -> P: ...
 
-    def won(self, p: Any) -> bool: ...
+    def won(self, p: P) -> bool: ...
 
-    def stalled(self, p: Any) -> bool: ...
+    def stalled(self, p: P) -> bool: ...
 
-    def render(self, p: Any) -> str: ...
+    def render(self, p: P) -> str: ...
+
+
+# The registry's games: each has its own position type, so a game taken from it by name is typed over Any
+# positions (a position is only ever handed back to the module it came from).
+AnyGame = GameModule[Any]
 
 
 def plain_study(solve: Callable[..., "GameResult"]) -> Callable[..., "tuple[GameResult, dict[str, object]]"]:

@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import Callable
 
 import numpy as np
 
@@ -24,12 +24,12 @@ from ..engine.deal import Deal
 from ..engine.game import Position
 from ..engine.rules import get_rules
 from . import kernel as K
-from .problem import _key_words, _Problem, _Tables
+from .problem import _key_words, _LoneSearch, _Tables
 
 
-def _kernel_calls() -> list[tuple[Any, tuple]]:
+def _kernel_calls() -> list[tuple[Callable[..., object], tuple]]:
     """(dispatcher, arguments) of every kernel entry point solve() calls, on a throwaway problem."""
-    prob = _Problem(Position(Deal.from_seed(0, get_rules("canfield"))), init_codes=False)
+    prob = _LoneSearch(Position(Deal.from_seed(0, get_rules("canfield"))), init_codes=False)
     tables = _Tables(_key_words(prob.rules), 16 << 20)
     return [
         (K._init_codes, (prob.cols, prob.sc, 0, prob.params)),

@@ -4,21 +4,22 @@ between chunks, the limits checked between chunks. ``solver.solve`` calls it for
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from types import ModuleType
+from typing import Callable
 
 from ..budget import Limit, Step, drive
 from ..engine.game import Position
 from . import codec as C
 from . import kernel as K
 from .outcome import Outcome
-from .problem import _key_words, _Problem, _Tables, decode, positions, result_stats
+from .problem import _key_words, _LoneSearch, _Tables, decode, positions, result_stats
 
 CHUNK_NODES = 1 << 17  # nodes between two looks at the clock, the node limit and the progress callback
 
 
 def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
            progress: Callable[[int, float], None] | None, compile_seconds: float, keep: dict | None = None,
-           kernel: Any = K, chunk: int = CHUNK_NODES) -> Outcome:
+           kernel: ModuleType = K, chunk: int = CHUNK_NODES) -> Outcome:
     """Search ``start`` until it is won, exhausted, or a limit (or Ctrl-C) stops it.
 
     ``keep``, for measurements (benchmarks/layer_census.py): a dict that receives the search's arrays
@@ -27,7 +28,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     the limits).
     """
     t0 = time.perf_counter()
-    prob = _Problem(start, kernel=kernel)
+    prob = _LoneSearch(start, kernel=kernel)
     tables = _Tables(_key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields(), kernel=kernel)
     st = prob.stats
     last = [C.RUNNING]

@@ -54,7 +54,7 @@ class _Item:
 class _Worker(S._Stack):
     """One thread's search arrays (one level more than a search alone: kernel._donate's scratch)."""
 
-    def __init__(self, base: "S._Problem"):
+    def __init__(self, base: "S._LoneSearch"):
         super().__init__(S.MAX_LEVELS + 1, base.moves.shape[1], DONATE)
         self.base = base
         self.item: _Item | None = None
@@ -120,7 +120,7 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
     """``depth_first.search`` with ``workers`` threads (see the module docstring)."""
     r = start.rules
     t0 = time.perf_counter()
-    base = S._Problem(start)
+    base = S._LoneSearch(start)
     tables = S._Tables(S._key_words(r), max_memory_mb * (1 << 20), base.cover_fields())
     ctl = np.zeros(C.NCTL, np.int64)
     ctl[C.CTL_PAR] = 1

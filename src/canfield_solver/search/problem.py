@@ -1,6 +1,7 @@
-"""The arrays one search works on: the deal's (``_Problem``), a search's stack (``_Stack``) and the two
-transposition tables (``_Tables``), built from a ``Position`` and its ``Rules``; and ``decode``, which
-turns the kernel's move codes back into SPEC §4 moves.
+"""The arrays a search works on: a search's stack (``_Stack``); the deal's arrays together with the stack of
+the search that runs alone (``_LoneSearch``, a ``_Stack`` with the deal beside it: the parallel workers take
+the deal's arrays from it and bring stacks of their own); and the two transposition tables (``_Tables``), all built from a ``Position`` and
+its ``Rules``; and ``decode``, which turns the kernel's move codes back into SPEC §4 moves.
 
 The depth-first drivers (``depth_first``, ``parallel``) run ``kernel._search`` over these arrays.
 """
@@ -8,7 +9,7 @@ The depth-first drivers (``depth_first``, ``parallel``) run ``kernel._search`` o
 from __future__ import annotations
 
 import functools
-from typing import Any
+from types import ModuleType
 
 import numpy as np
 
@@ -168,7 +169,7 @@ class _Tables:
     not takes about twice what it needs at most, not the whole cap.
     """
 
-    def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0), kernel: Any = K):
+    def __init__(self, long_words: int, cap_bytes: int, cover_fields: tuple[int, int] = (0, 0), kernel: ModuleType = K):
         self.cap = cap_bytes
         self.kernel = kernel  # the compiled kernel, or interpreted.kernel()
         self.cover_fields = cover_fields  # (short, long): the bits of word 1 / word 0 a row is hashed without
@@ -239,7 +240,7 @@ class _Tables:
 class _Stack:
     """One search's own arrays: its stack of ``levels`` levels of up to ``width`` moves, counters and scratch,
     and room for ``donate`` positions handed over (kernel._donate); the rest of kernel._search's arguments
-    belong to the deal (_Problem) and the tables (_Tables)."""
+    belong to the deal (held by _LoneSearch) and the tables (_Tables)."""
 
     def __init__(self, levels: int, width: int, donate: int = 1):
         self.cols = np.zeros((levels, C.MAXCOLS, C.COLCAP), np.int8)
@@ -258,7 +259,7 @@ class _Stack:
         self.donated = (np.zeros((donate, C.MAXCOLS, C.COLCAP), np.int8), np.zeros((donate, C.NSC), np.int64),
                         np.zeros(donate, np.uint64), np.zeros((donate, levels + 1), np.int64))
 
-    def kernel_args(self, prob: "_Problem", tables: "_Tables", budget: int, ctl: np.ndarray) -> tuple:
+    def kernel_args(self, prob: "_LoneSearch", tables: "_Tables", budget: int, ctl: np.ndarray) -> tuple:
         """The arguments of ``kernel._search`` for this stack searching ``prob``'s deal."""
         return (prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, self.cols, self.sc, self.mask, self.moves,
                 self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
@@ -266,10 +267,12 @@ class _Stack:
                 self.child_keys, self.best_path, ctl, *self.donated)
 
 
-class _Problem(_Stack):
-    """The arrays of one search: the deal's, and the stack of a search alone."""
+class _LoneSearch(_Stack):
+    """A search alone: the deal's arrays (params, reserve, talon, lookup table, card masks), and the stack it
+    searches with (its ``_Stack`` part). Parallel workers read the deal's arrays from one and search with
+    stacks of their own (``parallel._Worker``)."""
 
-    def __init__(self, pos: Position, init_codes: bool = True, kernel: Any = K):
+    def __init__(self, pos: Position, init_codes: bool = True, kernel: ModuleType = K):
         r = pos.rules
         self.rules = r
         self.reserve = np.array(pos.reserve, np.int64) if pos.reserve else np.zeros(1, np.int64)
@@ -307,7 +310,7 @@ class _Problem(_Stack):
         return self.kernel_args(self, tables, budget, self.ctl)
 
 
-def decode(prob: _Problem, start: Position, path: list[int]) -> list[str]:
+def decode(prob: _LoneSearch, start: Position, path: list[int]) -> list[str]:
     """Kernel move codes to SPEC §4 moves, with the draws and redeals written out (played on ``start``'s
     copy by the reference engine, so an illegal code raises its ``IllegalMoveError``)."""
     pos = start.copy()

@@ -132,7 +132,7 @@ class ParquetResults:
     def __enter__(self) -> "ParquetResults":
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # Writing ---------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence, cast
 
 from ..engine.cards import card_name, suit_of
 from ..games import deal_of, get_game
@@ -24,6 +24,11 @@ from ..games import nine_packets as NP
 from ..games import suit_neighbours as SN
 from ..games.base import GameError, replay
 from .replay_page import ReplayPage, template
+
+if TYPE_CHECKING:
+    from ..games.aces_and_kings.game import Position as AKPosition
+    from ..games.nine_packets.game import Position as NPPosition
+    from ..games.ten_columns.game import Position as TCPosition
 
 __all__ = ["board", "card_code", "game_frames", "game_page", "line_frame", "show_game"]
 
@@ -38,21 +43,21 @@ def _pile(pid: str, label: str, cards: Sequence[int], *, down: int = 0, fan: boo
     return {"id": pid, "label": label, "cards": [card_code(c) for c in cards], "down": down, "fan": fan}
 
 
-def _nine_packets(p: Any) -> dict[str, object]:
+def _nine_packets(p: NPPosition) -> dict[str, object]:
     piles = [_pile(f"P{k + 1}", f"P{k + 1}", pk[-1:], down=max(0, len(pk) - 1), fan=True)
              for k, pk in enumerate(p.packets)]
     return {"rows": [{"piles": piles[0:1]}, {"piles": piles[1:4]}, {"piles": piles[4:9]}],
             "sc": 36 - sum(len(pk) for pk in p.packets)}
 
 
-def _ten_columns(p: Any) -> dict[str, object]:
+def _ten_columns(p: TCPosition) -> dict[str, object]:
     rows = [{"piles": [_pile(f"C{c + 1}", f"C{c + 1}", col, fan=True) for c, col in enumerate(p.columns)]}]
     if p.to_place:
         rows.insert(0, {"piles": [_pile("place", "to place", p.to_place)]})
     return {"rows": rows, "sc": 52 - sum(len(c) for c in p.columns) - len(p.to_place)}
 
 
-def _aces_and_kings(p: Any) -> dict[str, object]:
+def _aces_and_kings(p: AKPosition) -> dict[str, object]:
     """The kings row (built down) above the aces row (built up), the thirteen columns below."""
     kings = [_pile(f"K{s}", "CDHS"[s] + " down", [s * 13 + 13 - p.down[s]] if p.down[s] else [])
              for s in range(4)]
@@ -62,12 +67,18 @@ def _aces_and_kings(p: Any) -> dict[str, object]:
             "sc": p.home}
 
 
-def board(game: str, p: Any) -> dict[str, object]:
+def board(game: str, p: object) -> dict[str, object]:
     """The layout of position ``p`` of ``game`` (not ``suit-neighbours``) as the pages draw it: rows of
     piles, each pile its id (the move notation's: ``P3``, ``C5``, ``A0``/``K0`` by suit, ``place``), face-up
     cards and face-down count; ``sc`` the cards removed or home."""
-    draw = {"nine-packets": _nine_packets, "ten-columns": _ten_columns, "aces-and-kings": _aces_and_kings}
-    return draw[get_game(game).NAME](p)
+    name = get_game(game).NAME        # each drawer is given positions of its own game only
+    if name == "nine-packets":
+        return _nine_packets(cast("NPPosition", p))
+    if name == "ten-columns":
+        return _ten_columns(cast("TCPosition", p))
+    if name == "aces-and-kings":
+        return _aces_and_kings(cast("AKPosition", p))
+    raise GameError(f"{game} has no board of piles")
 
 
 def _marks(game: str, move: str) -> list[str]:
@@ -78,7 +89,7 @@ def _marks(game: str, move: str) -> list[str]:
     return [move.split(">")[0].strip().upper()]
 
 
-def game_frames(game: str, start: Any, moves: Sequence[str]) -> list[dict[str, object]]:
+def game_frames(game: str, start: object, moves: Sequence[str]) -> list[dict[str, object]]:
     """The position before the first move and after every move, as the page draws them."""
     m = get_game(game)
     out, p = [], start
@@ -96,10 +107,14 @@ def game_frames(game: str, start: Any, moves: Sequence[str]) -> list[dict[str, o
     return out
 
 
-def line_frame(line: Sequence[int], removed_at: int | None, sc: int, note: str) -> dict[str, Any]:
+def line_frame(line: Sequence[int], removed_at: int | None, sc: int, note: str,
+               beneath: Sequence[int] = ()) -> dict[str, object]:
+    """suit-neighbours' line as one row of piles; ``beneath``: the cards this step removed, drawn below it."""
     piles = [_pile(f"L{i}", "", (c,)) for i, c in enumerate(line)]
-    return {"rows": [{"piles": piles, "line": True}], "sc": sc, "note": note,
-            "mark": [] if removed_at is None else [f"L{removed_at}"]}
+    rows: list[dict[str, object]] = [{"piles": piles, "line": True}]
+    if beneath:
+        rows.append({"piles": [_pile("removed", "removed by this card", beneath)]})
+    return {"rows": rows, "sc": sc, "note": note, "mark": [] if removed_at is None else [f"L{removed_at}"]}
 
 
 def _render(title: str, summary: str, data: dict[str, object], moves: Sequence[str]) -> ReplayPage:

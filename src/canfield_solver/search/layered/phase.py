@@ -11,7 +11,7 @@ from ...engine.game import Position
 from ...errors import SolverBugError
 from .. import codec as C
 from .. import kernel as K
-from ..problem import _max_moves, _Problem
+from ..problem import _LoneSearch, _max_moves
 from .close import C_BEST, close_entries
 from .slot import Slot
 from .sort import cuts, kway, sorted_run
@@ -23,7 +23,7 @@ class Phase:
 
     def __init__(self, start: Position):
         self.start = start
-        self.prob = _Problem(start)
+        self.prob = _LoneSearch(start)
         p = self.prob.params
         self.params = p
         self.rules = start.rules

@@ -13,7 +13,8 @@ import sqlite3
 import sys
 import threading
 import time
-from typing import Any, Callable, TypeVar
+from types import FrameType
+from typing import Any, Callable, Sequence, TypeVar
 
 import click
 
@@ -50,7 +51,7 @@ class _Seconds(click.FloatRange):
 
     name = "seconds"
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         v = super().convert(value, param, ctx)
         if v != v:
             self.fail("must be a number of seconds, not nan", param, ctx)
@@ -65,7 +66,7 @@ class Terminated(KeyboardInterrupt):
     Ctrl-C runs (a study's worker processes ended, its finished deals kept) runs for it too."""
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise Terminated()
 
 
@@ -90,8 +91,8 @@ class _Group(click.Group):
                     importlib.import_module(f"{__package__}.{module}")
         return super().get_command(ctx, cmd_name)
 
-    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         INVOKED[:] = list(sys.argv[1:] if args is None else args)  # what a "run next" line repeats
         NOTES.clear()
         on_main = threading.current_thread() is threading.main_thread()
@@ -106,7 +107,8 @@ class _Group(click.Group):
             if on_main and before is not None:
                 signal.signal(signal.SIGTERM, before)
 
-    def _main(self, args: Any, prog_name: Any, complete_var: Any, **extra: Any) -> Any:
+    def _main(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None,
+              **extra: Any) -> Any:
         try:
             rv = super().main(args, prog_name or "canfield", complete_var, standalone_mode=False, **extra)
         except click.exceptions.Abort as e:
@@ -264,10 +266,7 @@ def load_deal(seed: int | None, deal_file: str | None, rules_name: str | None, r
 def deal_argument(text: str, rules_name: str | None, rules_file: str | None) -> Deal:
     """DEAL as a deal JSON file (ours or the published solver's) or, when no such file exists, a seed number."""
     if text.strip().isdigit() and not os.path.exists(text):
-        seed = int(text)
-        if seed >= 2**64:
-            raise UserError(f"DEAL: seed {seed} is out of range 0..2^64-1")
-        return Deal.from_seed(seed, resolve_rules(rules_name, rules_file))
+        return Deal.from_seed(int(text), resolve_rules(rules_name, rules_file))  # engine.deal.check_seed: range
     return load_deal(None, text, rules_name, rules_file)
 
 

@@ -310,7 +310,7 @@ class _SearchProgress:
         LIVE.append(self)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         LIVE.remove(self)
         self.clear()
 

@@ -1,4 +1,4 @@
-"""The play server: a Starlette (ASGI) app over ``session.Game`` and the ``meter``'s worker processes.
+"""The play server: a Starlette (ASGI) app over ``session.CanfieldGame`` and the ``meter``'s worker processes.
 
 ``PlayServer`` holds the server's state (the games, the rate buckets, the meter) and answers each route as
 a method; ``create_app`` builds one and returns its app.
@@ -29,8 +29,8 @@ from starlette.routing import Route
 from ...engine.deal import Deal
 from ...errors import CanfieldError, install_hint
 from .meter import Meter, measure
-from .patience import GAMES, start_game
-from .session import Game, Tracked
+from .patience import PLAYABLE, start_game
+from .session import CanfieldGame, Tracked
 
 __all__ = ["API", "MAX_BODY", "MAX_GAMES", "PlayServer", "create_app"]
 
@@ -119,9 +119,9 @@ class PlayServer:
             raise _Fail(422, f"game must be a game's name (a string), not {game!r}")
         if game == "canfield":
             deal, label = self.deal_of({k: v for k, v in spec.items() if k != "game"})
-            return Game(gid, label, deal=deal)
-        if game not in GAMES:
-            raise _Fail(422, f"unknown game {game!r}; games: {', '.join(('canfield',) + GAMES)}")
+            return CanfieldGame(gid, label, deal=deal)
+        if game not in PLAYABLE:
+            raise _Fail(422, f"unknown game {game!r}; games: {', '.join(('canfield',) + PLAYABLE)}")
         extra = set(spec) - {"game", "seed"}
         if extra:
             raise _Fail(422, f"{game} takes a seed only, not {sorted(extra)[0]!r} (deal files, PySolFC "

@@ -24,15 +24,22 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from .session import Tracked
+    from multiprocessing.sharedctypes import SynchronizedArray
+
+    from ...solver import Result
+    from .session import Job, Tracked
+
+# The search of the position after k of a job's moves within a number of seconds: its result, and whether
+# that position is stalled (no progress move can ever be reached).
+Search = Callable[[int, float], "tuple[Result, bool]"]
 
 __all__ = ["Meter", "measure"]
 
 SLOTS = 1024          # games whose searches can be cancelled at once (more games share slots: see _slot)
-_GEN: Any = None      # in a worker: the current generation of each slot's game
+_GEN: "SynchronizedArray[int] | None" = None      # in a worker: the current generation of each slot's game
 
 
-def _init(gen: Any) -> None:
+def _init(gen: "SynchronizedArray[int]") -> None:
     global _GEN
     _GEN = gen
     from ...solver import load_kernel
@@ -48,8 +55,7 @@ class Cancelled(Exception):
     """A newer move of the same game: this search's reading would be dropped, so it stops."""
 
 
-def _canfield_search(job: dict[str, Any], max_memory_mb: int,
-                     progress: Callable[[int, float], None]) -> Callable[[int, float], Any]:
+def _canfield_search(job: Job, max_memory_mb: int, progress: Callable[[int, float], None]) -> Search:
     from ...engine.deal import Deal
     from ...engine.game import replay
     from ...solver import decide
@@ -57,18 +63,18 @@ def _canfield_search(job: dict[str, Any], max_memory_mb: int,
     deal = Deal.from_dict(job["deal"])
     moves = list(job["moves"])
 
-    def search(k: int, seconds: float) -> Any:
+    def search(k: int, seconds: float) -> tuple[Result, bool]:
         r = decide(replay(deal, moves[:k]).position, max_seconds=seconds, max_memory_mb=max_memory_mb,
                    progress=progress)
         if r.limit == "interrupted":
             raise Cancelled
-        return r
+        return r, r.stalled
 
     return search
 
 
-def measure(job: dict[str, Any], slot: int | None, max_seconds: float, max_memory_mb: int) -> dict[str, Any]:
-    """The meter's reading for ``job`` (``session.Game.job`` or ``patience.PatienceGame.job``): run in a
+def measure(job: Job, slot: int | None, max_seconds: float, max_memory_mb: int) -> dict[str, Any]:
+    """The meter's reading for ``job`` (``session.CanfieldGame.job`` or ``patience.PatienceGame.job``): run in a
     worker, or inline (``slot`` None, no cancelling). Returns ``{"state": "cancelled"}`` when a newer move
     stopped it. A Canfield search stops within milliseconds of the newer move; a search of one of the other
     games (whose solvers take no progress call) runs to its own limit, and the search back stops before
@@ -94,19 +100,21 @@ def measure(job: dict[str, Any], slot: int | None, max_seconds: float, max_memor
         return {"state": "cancelled"}
 
 
-def _reading(search: Callable[[int, float], Any], job: dict[str, Any], max_seconds: float,
-             stale: Callable[[], bool]) -> dict[str, Any]:
+def _reading(search: Search, job: Job, max_seconds: float, stale: Callable[[], bool]) -> dict[str, Any]:
     from ...solver import Verdict
 
     n = len(job["moves"])
     deadline = time.monotonic() + 2 * max_seconds    # the search back shares one more limit's worth
 
-    def verdict_after(k: int) -> Any:
+    def verdict_after(k: int) -> Result:
+        return searched(k)[0]
+
+    def searched(k: int) -> tuple[Result, bool]:
         if stale():
             raise Cancelled
         return search(k, max(0.05, min(max_seconds, deadline - time.monotonic())))
 
-    res = verdict_after(n)
+    res, stalled = searched(n)
     known: dict[int, str] = {}
     out: dict[str, Any] = {"nodes": res.nodes, "seconds": res.seconds, "limit": res.limit}
     if res.verdict is Verdict.SOLVED:
@@ -119,10 +127,10 @@ def _reading(search: Callable[[int, float], Any], job: dict[str, Any], max_secon
         out.update(state="winnable", next_moves=nxt, solution=list(res.moves))
     elif res.verdict is Verdict.UNSOLVABLE:
         known[n] = "lost"
-        out.update(state="lost", stalled=bool(getattr(res, "stalled", False)))
-        lo = job.get("last_winnable")
-        lo = -1 if lo is None or lo >= n else lo
-        hi = n if job.get("first_lost") is None else min(n, job["first_lost"])
+        out.update(state="lost", stalled=stalled)
+        good, first = job["last_winnable"], job["first_lost"]
+        lo = -1 if good is None or good >= n else good
+        hi = n if first is None else min(n, first)
         while hi - lo > 1 and time.monotonic() < deadline:   # bisect: winnable after lo moves, lost after hi
             mid = (lo + hi) // 2
             r = verdict_after(mid)
@@ -145,7 +153,7 @@ def _reading(search: Callable[[int, float], Any], job: dict[str, Any], max_secon
 class Meter:
     """The worker processes and the bookkeeping of searches in flight. ``start(game)`` begins the
     search of the game's current position (cancelling its older one); the reading lands in
-    ``game.meter`` when it finishes (``session.Game.take_reading``)."""
+    ``game.meter`` when it finishes (``session.CanfieldGame.take_reading``)."""
 
     def __init__(self, workers: int = 1, max_seconds: float = 10.0, max_memory_mb: int = 256,
                  queue_limit: int | None = None):

@@ -11,8 +11,7 @@ line, and the rules remove what they remove; the deal alone decides it, so its m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import SimpleNamespace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...engine.cards import card_name
 from ...engine.deal import check_seed
@@ -20,21 +19,24 @@ from ...errors import CanfieldError
 from ...games import deal_of, get_game
 from ...games import suit_neighbours as SN
 from ...games.base import replay
-from ..game_page import board, card_code, game_frames, game_page, line_frame
-from .session import MeterReading, Tracked
+from ..game_page import board, game_frames, game_page, line_frame
+from .session import Job, MeterReading, Tracked
 
-__all__ = ["GAMES", "PatienceGame", "SuitNeighboursGame", "game_search", "start_game"]
+if TYPE_CHECKING:
+    from ...solver import Result
+
+__all__ = ["PLAYABLE", "PatienceGame", "SuitNeighboursGame", "game_search", "start_game"]
 
 # The games the page plays besides Canfield, and what their boards count.
-GAMES = ("nine-packets", "aces-and-kings", "bisley", "suit-neighbours", "ten-columns", "ten-columns-dealt")
+PLAYABLE = ("nine-packets", "aces-and-kings", "bisley", "suit-neighbours", "ten-columns", "ten-columns-dealt")
 _FULL = {"nine-packets": (36, "cards removed"), "aces-and-kings": (52, "cards home"),
          "ten-columns": (52, "cards removed"), "suit-neighbours": (48, "cards removed")}
 
 
 def start_game(gid: str, game: str, seed: int) -> "Tracked":
-    """The server's game ``game`` (one of ``GAMES``) from the deal of ``seed``."""
-    if game not in GAMES:
-        raise CanfieldError(f"unknown game {game!r}; games: {', '.join(('canfield',) + GAMES)}")
+    """The server's game ``game`` (one of ``PLAYABLE``) from the deal of ``seed``."""
+    if game not in PLAYABLE:
+        raise CanfieldError(f"unknown game {game!r}; games: {', '.join(('canfield',) + PLAYABLE)}")
     check_seed(seed)
     if game == "suit-neighbours":
         return SuitNeighboursGame(gid, f"seed {seed}", game=game, seed=seed)
@@ -64,8 +66,10 @@ class _SeededGame(Tracked):
             raise CanfieldError("nothing to redo")
         self.play(self.undone[-1])
 
-    def job(self) -> dict[str, Any]:
-        return {"game": self.game, "seed": self.seed, **self._bounds()}
+    def job(self) -> Job:
+        job = self._bounds()
+        job["game"], job["seed"] = self.game, self.seed
+        return job
 
     @property
     def file_stem(self) -> str:
@@ -135,18 +139,16 @@ class PatienceGame(_SeededGame):
                          summary=f"a game of {len(self.moves)} moves played in canfield play").html
 
 
-def game_search(job: dict[str, Any], max_memory_mb: int) -> Callable[[int, float], Any]:
+def game_search(job: Job, max_memory_mb: int) -> Callable[[int, float], tuple[Result, bool]]:
     """The meter's search of the position after ``k`` of ``job``'s moves (``meter._reading`` calls it,
     in a worker): the game's own solver at the limit given."""
     game, seed, moves = job["game"], job["seed"], list(job["moves"])
     m = get_game(game)
     start = deal_of(game, seed)
 
-    def search(k: int, seconds: float) -> Any:
+    def search(k: int, seconds: float) -> tuple[Result, bool]:
         p = replay(m.play, start, moves[:k])
-        r = m.solve(p, max_seconds=seconds, max_memory=max_memory_mb, seed=seed)
-        return SimpleNamespace(verdict=r.verdict, moves=list(r.moves), nodes=r.nodes, seconds=r.seconds,
-                               limit=r.limit, stalled=m.stalled(p))
+        return m.solve(p, max_seconds=seconds, max_memory=max_memory_mb, seed=seed), m.stalled(p)
 
     return search
 
@@ -192,10 +194,7 @@ class SuitNeighboursGame(_SeededGame):
         note = f"round {s['round']}: {s['laid']} of {s['of']} cards laid"
         if done:
             note = f"after round 3: {len(self.trace.left)} cards left: " + ("won" if self.trace.won else "lost")
-        frame = line_frame(s["line"], None, s["gone"], note)
-        if s["gone_now"]:                      # the cards this step removed, beneath the line
-            frame["rows"].append({"piles": [{"id": "removed", "label": "removed by this card",
-                                             "cards": s["gone_now"], "down": 0, "fan": False}]})
+        frame = line_frame(s["line"], None, s["gone"], note, beneath=s["gone_now"])
         return {"id": self.id, "game": self.game, "label": self.label, "rules": self.game,
                 "generation": self.generation, "board": frame, "full": 48, "unit": "cards removed",
                 "moves": list(self.moves), "can_undo": bool(self.moves), "can_redo": bool(self.undone),
@@ -234,5 +233,5 @@ def _steps(tr: SN.Trace) -> list[dict[str, Any]]:
                 line = tuple(prev) + (start[n - 1],)
             out.append({"round": r, "laid": n, "of": len(start), "card": card_name(start[n - 1]), "line": line,
                         "removed": [f"{x.rule} removes {card_name(x.card)} ({why[x.rule]})" for x in mine],
-                        "gone": gone, "gone_now": [card_code(x.card) for x in mine]})
+                        "gone": gone, "gone_now": [x.card for x in mine]})
     return out

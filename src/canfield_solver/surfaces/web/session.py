@@ -1,9 +1,9 @@
 """One game in progress, as the play server holds it: the deal, the moves played, undo and redo, the
 position drawn as the replay page draws it, and what the meter knows about each position on the way.
 
-No web and no solver here: ``Game`` is plain Python over the reference engine (``engine.game``), so
+No web and no solver here: ``CanfieldGame`` is plain Python over the reference engine (``engine.game``), so
 the API's rules are the engine's (an illegal move is refused with the engine's reason), and the meter's
-searches run elsewhere (``meter``) on what ``Game.job`` hands them.
+searches run elsewhere (``meter``) on what ``CanfieldGame.job`` hands them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import dataclasses
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from ...engine.deal import Deal
 from ...engine.game import Position
@@ -20,7 +20,24 @@ from ...engine.moves import Move, parse_move
 from ...errors import CanfieldError
 from ..replay_page import _frame, frames
 
-__all__ = ["Game", "MeterReading", "Tracked"]
+__all__ = ["CanfieldGame", "Job", "MeterReading", "Tracked"]
+
+
+class _Bounds(TypedDict):
+    moves: list[str]
+    generation: int
+    last_winnable: int | None
+    first_lost: int | None
+
+
+class Job(_Bounds, total=False):
+    """The meter's work for one position (``meter.measure``): the moves played, the game's generation, the
+    last position known winnable and the first known lost (``Tracked._bounds``); then a Canfield game's
+    deal (``deal.to_dict()``), or another game's name and seed."""
+
+    deal: dict[str, object]
+    game: str
+    seed: int
 
 
 @dataclass
@@ -56,7 +73,7 @@ class MeterReading:
 class Tracked:
     """What every game the server holds shares, whatever the patience: the moves played and taken back,
     the ``generation`` of each change (the meter's readings of older ones are dropped when they arrive),
-    and what the meter knows about the positions on the way. ``Game`` (Canfield) and
+    and what the meter knows about the positions on the way. ``CanfieldGame`` (Canfield) and
     ``patience.PatienceGame`` (MENDELEV.md's games) add the position and its rules."""
 
     id: str
@@ -104,7 +121,7 @@ class Tracked:
             r.lost_at = first
         return r
 
-    def _bounds(self) -> dict[str, object]:
+    def _bounds(self) -> Job:
         """The meter's job's common part: the moves, the generation, and the last position known to be
         winnable and the first known lost (where the search back for the losing move starts)."""
         good = max((k for k, v in self.known.items() if v == "winnable" and k <= len(self.moves)), default=None)
@@ -141,7 +158,7 @@ class Tracked:
     def redo(self) -> None:
         raise NotImplementedError
 
-    def job(self) -> dict[str, Any]:
+    def job(self) -> Job:
         """The meter's work for the current position (``meter.measure``)."""
         raise NotImplementedError
 
@@ -167,7 +184,7 @@ class Tracked:
 
 
 @dataclass
-class Game(Tracked):
+class CanfieldGame(Tracked):
     """A game of Canfield in progress. ``play``, ``undo``, ``redo`` raise ``CanfieldError`` with a
     one-line reason when refused; each change starts a new ``generation``."""
 
@@ -213,9 +230,11 @@ class Game(Tracked):
         self._advance(self.undone.pop(), before, m)
 
     # What the meter needs and gives ------------------------------------------------------------------
-    def job(self) -> dict[str, Any]:
+    def job(self) -> Job:
         """The meter's work for the current position: the deal and ``_bounds``."""
-        return {"deal": self.deal.to_dict(), **self._bounds()}
+        job = self._bounds()
+        job["deal"] = self.deal.to_dict()
+        return job
 
     def replay_html(self) -> str:
         from ..replay_page import page as replay_page
