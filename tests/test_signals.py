@@ -97,11 +97,13 @@ def test_a_study_leaves_nothing_running_and_keeps_its_deals(tmp_path, sig):
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-def _interrupt(cmd, when, cwd=None):
+def _interrupt(cmd, when, cwd=None, started=None):
     """Run ``cmd`` (a canfield command) in its own session, Ctrl-C it once ``when()`` holds (or at once when
-    ``when`` is None), and return (exit code, stdout, stderr)."""
+    ``when`` is None), and return (exit code, stdout, stderr); ``started["pid"]`` is the process's id."""
     proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", *cmd], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd)
+    if started is not None:
+        started["pid"] = proc.pid
     try:
         if when is not None:
             assert _wait_for(when, 180, proc), "the command ended before the moment to interrupt it"
@@ -117,14 +119,25 @@ def _interrupt(cmd, when, cwd=None):
 
 @pytest.mark.integration
 @needs_jit
-@pytest.mark.parametrize("jobs,at", [(2, None), (2, 1), (2, 6), (1, 3)], ids=["imports", "2-workers-1-row",
-                                                                           "2-workers-6-rows", "inline-3-rows"])
+@pytest.mark.parametrize("jobs,at", [(2, None), (2, "spawned"), (2, 1), (2, 6), (1, 3)],
+                         ids=["imports", "workers-starting", "2-workers-1-row", "2-workers-6-rows", "inline-3-rows"])
 def test_an_interrupted_study_keeps_exactly_what_it_says(tmp_path, jobs, at):
-    """Interrupted at several moments, a study's message counts the rows it kept, and the store holds them."""
+    """Interrupted at several moments, a study's message counts the rows it kept, and the store holds them.
+    ``workers-starting``: Ctrl-C reaches the worker processes while they import (each printed its own
+    KeyboardInterrupt traceback before they started with SIGINT blocked)."""
     db = tmp_path / "s.sqlite"
+    holder: dict[str, int] = {}
+
+    def when():
+        if at == "spawned":
+            return bool(_descendants(holder["pid"]))
+        return store_rows(db) >= at
+
     code, _out, err = _interrupt(["winrate", "--seeds", "0:2000", "--jobs", str(jobs), "-q", "--max-seconds", "5",
-                                  "--db", str(db)], None if at is None else (lambda: store_rows(db) >= at))
-    assert code == 130 and "Traceback" not in err, err
+                                  "--db", str(db)], None if at is None else when, started=holder)
+    assert code == 130 and "Traceback" not in err and "leaked semaphore" not in err, err
+    if at == "spawned":
+        at = 0
     kept = re.search(r"(\d+) deals finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
     if at is None and kept is None:  # stopped before the store was made: nothing was kept, nothing said
         assert err.strip().endswith("canfield: interrupted") and store_rows(db) == 0, err

@@ -24,10 +24,23 @@ def _quiet_exit(code: int | str | None) -> None:
         # Interrupted: what the command keeps is written (its stores closed, its pools ended, in its own
         # clean-up). Python itself would end a process that met a Ctrl-C by re-raising SIGINT (exit -2),
         # whatever code it exits with; this ends it with the code the docs promise.
+        _release_semaphores()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
+
+
+def _release_semaphores() -> None:
+    """What ``os._exit`` skips of multiprocessing's exit: unlinking the named semaphores of a worker pool
+    (finalizers of priority 0), which would otherwise leave the resource tracker to warn of "leaked semaphore
+    objects" on stderr after the interrupt's line. Only when multiprocessing was used."""
+    util = sys.modules.get("multiprocessing.util")
+    if util is not None:
+        try:
+            util._run_finalizers(0)
+        except Exception:
+            pass
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -25,6 +26,7 @@ from ..errors import CanfieldError, install_hint
 from ..formats import NUMBERINGS, numbered_deal, parse_pysolfc_number, pysolfc_deal
 from ..games import GameKey, study_result
 from ..play.difficulty import analyze
+from ..processes import ignore_interrupts, spawning_quietly
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
 from .store import RulesKey, StoredResult, owner_id
@@ -225,10 +227,7 @@ def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], max_seconds: fl
 
 def _warm() -> None:
     """Worker start-up: exit when the parent dies (even by kill -9), load the compiled kernel."""
-    import signal
-    import threading
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
+    ignore_interrupts()  # Ctrl-C is the parent's to handle: it stops the pool
     parent = os.getppid()
 
     def watch() -> None:
@@ -548,12 +547,13 @@ def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]],
         inflight: dict[Any, list[int]] = {}
         try:
             while True:
-                while len(inflight) < window:
-                    c = take()
-                    if c is None:
-                        more = False
-                        break
-                    inflight[ex.submit(_solve_chunk, rules, c, *args)] = c
+                with spawning_quietly():             # submit spawns the workers it needs
+                    while len(inflight) < window:
+                        c = take()
+                        if c is None:
+                            more = False
+                            break
+                        inflight[ex.submit(_solve_chunk, rules, c, *args)] = c
                 if not inflight:
                     break
                 finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)

@@ -23,6 +23,8 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
+from ...processes import ignore_interrupts, spawning_quietly
+
 if TYPE_CHECKING:
     from multiprocessing.sharedctypes import SynchronizedArray
 
@@ -41,6 +43,7 @@ _GEN: "SynchronizedArray[int] | None" = None      # in a worker: the current gen
 
 def _init(gen: "SynchronizedArray[int]") -> None:
     global _GEN
+    ignore_interrupts()  # Ctrl-C is the server's to handle: it ends the pool
     _GEN = gen
     from ...solver import load_kernel
 
@@ -172,8 +175,9 @@ class Meter:
 
     def warm(self) -> None:
         """Start every worker (each loads the solver's compiled kernel), without waiting."""
-        for _ in range(self.workers):
-            self._pool.submit(_warm)
+        with spawning_quietly():
+            for _ in range(self.workers):
+                self._pool.submit(_warm)
 
     @property
     def inflight(self) -> int:
@@ -224,7 +228,8 @@ class Meter:
             self._waiting.pop(game.id, None)
             job = game.job()
             self._inflight += 1
-            fut = self._pool.submit(measure, job, slot, self.max_seconds, self.max_memory_mb)
+            with spawning_quietly():                   # a worker spawned here starts deaf to Ctrl-C
+                fut = self._pool.submit(measure, job, slot, self.max_seconds, self.max_memory_mb)
             self._futures[game.id] = fut
         fut.add_done_callback(lambda f: self._done(game, job["generation"], f))
         return True
