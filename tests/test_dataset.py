@@ -165,3 +165,33 @@ def test_parts_are_found_by_their_names_and_huge_seeds_round_trip(tmp_path):
     part.write_bytes(b"not parquet at all")
     with ParquetResults(tmp_path / "ds", create=False) as ds, pytest.raises(StoreError, match="not a readable part"):
         ds.count_verdicts(r, [(0, 10)])
+
+
+def test_parts_read_once_while_they_fit_the_cache_and_evicted_past_it(tmp_path, monkeypatch):
+    """A follow-up asks for a few seeds at a time over many small parts: each part is read from disk once while
+    the kept rows fit ``_CACHE_ROWS``, parts whose seeds miss a window are not opened whole, and past the bound
+    the oldest parts go (the answers stay the same)."""
+    from canfield_solver.engine.rules import get_rules
+    from canfield_solver.studies import dataset
+
+    r = get_rules("canfield")
+    with ParquetResults(tmp_path / "ds", flush_rows=2) as ds:
+        for s in range(0, 40, 4):  # ten parts of two seeds each: {0, 100}, {4, 104}, ... spans overlap widely
+            ds.put_many(r, [_row(s), _row(s + 100, "unknown")])
+        reads: list[str] = []
+        table = ds._table
+        monkeypatch.setattr(ds, "_table", lambda path, cols: reads.append(os.path.basename(path)) or table(path, cols))
+        for s in range(0, 40, 4):
+            assert [x.seed for x in ds.results_in(r, [(s, s + 1)])] == [s]
+        assert ds.count_verdicts(r, [(0, 200)]) == {"solved": 10, "unsolvable": 0, "unknown": 10}
+        assert ds.unknown_in(r, [(0, 200)]) == list(range(100, 140, 4))
+        # ten seed reads (each part once) and ten whole reads (each seed's own part), nothing read twice
+        assert len(reads) == 20 and len(set(reads)) == 10
+        monkeypatch.setattr(dataset, "_CACHE_ROWS", 5)
+        ds._cache.clear()
+        ds._cached_rows = 0
+        reads.clear()
+        assert ds.done_in(r, None, 0, 200) == set(range(0, 40, 4)) | set(range(100, 140, 4))
+        assert ds._cached_rows <= 5 and len(ds._cache) == 2
+        assert ds.done_in(r, None, 0, 200) == set(range(0, 40, 4)) | set(range(100, 140, 4))
+        assert len(reads) == 20  # too small to keep them: every query reads every part again

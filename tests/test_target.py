@@ -78,3 +78,24 @@ def test_a_study_run_to_its_target_stops_there_and_recounts_from_its_store(tmp_p
     assert recount["ci95"] == tp["ci95"] and recount["win_rate"] == est  # the interval, from the store alone
     plan_only = CliRunner().invoke(cli, [*args[:-2], "--plan"])
     assert plan_only.exit_code == 0 and "plan for ±10 points" in plan_only.stdout
+
+
+@needs_jit
+def test_a_resumed_target_run_reports_every_follow_up_the_store_holds(tmp_path):
+    # A dataset holding 25 follow-ups (node limits: the same counts on any machine), then --target: it searches
+    # nothing and reports the store's recount. It once reported only its first round's pilot sample (20).
+    d = str(tmp_path / "wr")
+    two_phase = CliRunner().invoke(cli, ["winrate", "--rules", "canfield", "--seeds", "0:100", "--max-nodes", "3000",
+                                         "--followup", "25", "--followup-nodes", "200000", "--parquet-dir", d,
+                                         "--jobs", "1", "--json", "-q"])
+    assert two_phase.exit_code == 0, two_phase.output
+    held = json.loads(two_phase.stdout.strip().splitlines()[-1])
+    assert held["unknown"] >= 25 and held["two_phase"]["followup"]["sample_size"] == 25
+    res = CliRunner().invoke(cli, ["winrate", "--rules", "canfield", "--target", "45", "--pilot", "100",
+                                   "--parquet-dir", d, "--jobs", "1", "--json", "-q"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["searched"] == 0 and out["two_phase"]["followup"]["searched"] == 0
+    tp = out["two_phase"]
+    assert tp["followup"]["sample_size"] == 25
+    assert tp["ci95"] == held["two_phase"]["ci95"] and tp["win_rate"] == held["two_phase"]["win_rate"]

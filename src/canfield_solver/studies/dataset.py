@@ -10,8 +10,10 @@ DuckDB, Spark and Dask read as one table::
 Each part holds the rows of one flush (up to ``flush_rows`` rows, or what
 ``flush_seconds`` gathered), sorted by seed; ``first`` and ``last`` in its
 name are its lowest and highest seed, so a study resuming in a window of
-seeds opens only the parts that overlap it, and memory stays one part's
-seeds whatever the size of the dataset. Each part is written to a
+seeds opens only the parts that overlap it. The seeds and verdicts of the
+parts last read are kept, up to about a million rows (16 bytes a row),
+whatever the size of the dataset: a follow-up's many small parts are read
+from disk once, not once a batch. Each part is written to a
 temporary name and renamed: a reader never sees half a file, and a study
 killed with SIGKILL loses only the rows it had not flushed (at most
 ``flush_seconds`` of work), which the next run searches again.
@@ -33,9 +35,10 @@ import json
 import os
 import re
 import time
+from collections import OrderedDict
 from typing import Any, Iterable
 
-from ..solver import verdict_counts
+from ..solver import Verdict, verdict_counts
 from .store import (
     COLUMNS,
     RulesKey,
@@ -52,7 +55,8 @@ __all__ = ["ParquetResults"]
 MARKER = "_canfield.json"
 FORMAT = "canfield-solver-parquet-dataset"
 _PART = re.compile(r"^part-(\d+)-(\d+)-[A-Za-z0-9_.-]+-\d+\.parquet$")
-_CACHE_PARTS = 4
+_CACHE_ROWS = 1 << 20  # seeds and verdicts kept in memory: about 16 MiB
+_VERDICTS = {v.value: v.value for v in Verdict}  # one str object each, shared by every cached row
 
 
 class ParquetResults:
@@ -70,7 +74,8 @@ class ParquetResults:
         self._buffer: dict[str, tuple[RulesKey, list[dict[str, Any]]]] = {}
         self._last_flush = time.monotonic()
         self._index: dict[str, tuple[list[int], list[int], list[str]]] = {}
-        self._cache: dict[str, tuple[Any, Any]] = {}
+        self._cache: OrderedDict[str, tuple[Any, list[str]]] = OrderedDict()
+        self._cached_rows = 0
         self._writer = re.sub(r"[^A-Za-z0-9_.-]", "_", owner_id())
         self._seq = 0
         marker = os.path.join(self.path, MARKER)
@@ -242,6 +247,10 @@ class ParquetResults:
         names = [c for c in COLUMNS if c not in ("rules_id", "finished_at")]
         for lo, hi in ranges:
             for f in self._parts(rid, lo, hi):
+                seeds, _ = self._read(rid, f)
+                a, b = _span(seeds, lo, hi)
+                if a == b:  # a part whose span meets the range but none of whose seeds lies in it
+                    continue
                 t = self._table(os.path.join(self._part_dir(rid), f), names)
                 for d in t.to_pylist():
                     if lo <= d["seed"] < hi:
@@ -282,15 +291,22 @@ class ParquetResults:
             i -= 1
         return out
 
-    def _read(self, rid: str, name: str) -> tuple[Any, Any]:
-        """A part's seeds (sorted, numpy) and verdicts; the last few parts are kept."""
+    def _read(self, rid: str, name: str) -> tuple[Any, list[str]]:
+        """A part's seeds (sorted, numpy) and verdicts; parts are kept, least recently read out first, up to
+        ``_CACHE_ROWS`` rows (a part is written once and never changes, so a kept one is never stale)."""
         key = rid + "/" + name
-        if key not in self._cache:
-            t = self._table(os.path.join(self._part_dir(rid), name), ["seed", "verdict"])
-            if len(self._cache) >= _CACHE_PARTS:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[key] = (t.column("seed").to_numpy(), t.column("verdict").to_pylist())
-        return self._cache[key]
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        t = self._table(os.path.join(self._part_dir(rid), name), ["seed", "verdict"])
+        got = (t.column("seed").to_numpy(), [_VERDICTS.get(v, v) for v in t.column("verdict").to_pylist()])
+        while self._cache and self._cached_rows + len(got[0]) > _CACHE_ROWS:
+            _, (old, _v) = self._cache.popitem(last=False)
+            self._cached_rows -= len(old)
+        self._cache[key] = got
+        self._cached_rows += len(got[0])
+        return got
 
     def _table(self, path: str, columns: list[str]) -> Any:
         try:

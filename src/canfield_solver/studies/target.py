@@ -209,7 +209,9 @@ def run_to_target(
     with store_at(store) as st:
         assert st is not None
         deals = max(pilot, _stored_extent(st, kept))
-        followups = PILOT_FOLLOWUPS
+        # a resumed study starts from the follow-ups it holds: its first round then re-searches nothing
+        held = measure(st, kept, deals, sample_seed).followups if deals else 0
+        followups = max(PILOT_FOLLOWUPS, held)
         last: Plan | None = None
         for _ in range(max_rounds):
             first = run_study(r, range(deals), jobs=jobs, max_seconds=max_seconds, store=st, scheduler=scheduler,
@@ -224,7 +226,8 @@ def run_to_target(
             tell(f"{deals:,} deals, {m.followups:,} follow-ups: half-width "
                  f"{'n/a' if hw is None else f'±{hw:.2f}'} points; {last}")
             if hw is not None and hw <= target:
-                return replace(first, two_phase=tp), last
+                # the estimate is the store's recount (every follow-up held, not only this round's sample)
+                return replace(first, two_phase=m.two_phase or tp), last
             if not last.reachable:
                 raise StudyError(f"±{target:g} points cannot be reached by sampling: the {m.sample_unknown} of "
                                  f"{m.followups} follow-ups left unknown at {followup_seconds:g} s keep the interval "

@@ -279,8 +279,10 @@ def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_d
         click.echo(json.dumps({**wr.to_dict(), "plan": p.__dict__}))
     else:
         click.echo(str(wr))
-        click.echo(f"method: stratified two-phase estimate (Cochran §12.3), follow-up unknowns counted both ways; "
-                   f"{p}")
+        tp = wr.two_phase
+        reached = "" if tp is None else f"±{100 * (tp.interval[1] - tp.interval[0]) / 2:.2f} points, "
+        click.echo(f"target ±{target:g} points reached ({reached}recounted from the store); method: stratified "
+                   f"two-phase estimate (Cochran §12.3), follow-up unknowns counted both ways; the last {p}")
     return 0
 
 
