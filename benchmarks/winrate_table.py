@@ -3,6 +3,7 @@
     python benchmarks/winrate_table.py run --upto 2000            # every row, seeds 0..1999 (or its target)
     python benchmarks/winrate_table.py run --only canfield --upto 40000
     python benchmarks/winrate_table.py table                      # the table, counted from the dataset alone
+    python benchmarks/winrate_table.py run --only pysolfc-canfield  # a row with a precision: winrate --target
 
 ``run`` runs each row as one ``canfield winrate`` command (printed before it
 starts) into the partitioned Parquet dataset ``benchmarks/results/winrates``,
@@ -13,6 +14,11 @@ proportion (order sampling, ``studies.two_phase``: a grown sample keeps the
 earlier one's deals). ``table`` recounts every row with ``canfield winrate
 --summary`` and prints a Markdown table with the command of each row and
 the cost in core-seconds per deal of each pass (search time as stored).
+
+The rows of issue 50 (``TARGETS``: ``canfield`` to ±0.5 points, ``canfield-whole-pile`` and
+``pysolfc-canfield`` to ±1.0) are run by the product itself, ``canfield winrate --target H``, which plans
+the deals and follow-ups from what is stored and stops at the precision; ``--upto`` does not apply to them,
+and their table row counts seeds ``0..N-1``, ``N`` the deals its study has done.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ class Row:
     followup: int          # follow-up sample at the target
     preset: str | None = None
     rules_file: str | None = None  # under benchmarks/rules/
+    half_width: float | None = None  # run by ``winrate --target`` to this precision (points) instead
 
     def rules_args(self) -> list[str]:
         if self.preset:
@@ -75,11 +82,13 @@ SIZES = {  # label or preset -> (deals, follow-up sample)
     "canfield-sequences": (5_000, 125),
 }
 DEFAULT_SIZE = (26_000, 250)
+# Issue 50's rows: the product plans them (``winrate --target``); SIZES' guesses no longer apply.
+TARGETS = {"canfield": 0.5, "canfield-whole-pile": 1.0, "pysolfc-canfield": 1.0}
 
 
 def _row(label: str, **kw) -> Row:
     target, followup = SIZES.get(label, DEFAULT_SIZE)
-    return Row(label, target, followup, **kw)
+    return Row(label, target, followup, half_width=TARGETS.get(label), **kw)
 
 
 ROWS = [_row(p, preset=p) for p in PRESETS] + \
@@ -87,6 +96,10 @@ ROWS = [_row(p, preset=p) for p in PRESETS] + \
         for d in (3, 1) for p in (1, 2, 3)]
 
 def _command(row: Row, upto: int, cap: int | None = None) -> list[str]:
+    if row.half_width is not None:  # the product plans this row and stops at its precision
+        return ["canfield", "winrate", *row.rules_args(), "--target", f"{row.half_width:g}",
+                "--max-seconds", f"{FIRST_SECONDS:g}", "--followup-seconds", f"{FOLLOWUP_SECONDS:g}",
+                "--parquet-dir", str(DATASET.relative_to(HERE.parent)), "--json", "-q"]
     n = min(upto, row.target)
     sample = max(20, math.ceil(row.followup * n / row.target))
     if cap is not None:
@@ -148,8 +161,14 @@ def _summaries(only: str | None) -> list[tuple[Row, dict]]:
     """Every row with data: (row, the ``winrate --summary --json`` of its target command)."""
     out = []
     for row in _rows(only):
-        cmd = _command(row, row.target)
-        summary = [c for c in cmd if c not in ("--json", "-q")]
+        if row.half_width is not None:  # seeds 0..N-1, N the deals its --target study has done
+            extent = _done_deals(row)
+            if not extent:
+                continue
+            summary = ["canfield", "winrate", *row.rules_args(), "--seeds", f"0:{extent}",
+                       "--parquet-dir", str(DATASET.relative_to(HERE.parent))]
+        else:
+            summary = [c for c in _command(row, row.target) if c not in ("--json", "-q")]
         summary[summary.index("--parquet-dir")] = "--parquet"
         p = subprocess.run(["canfield", "winrate", "--summary", *summary[2:], "--json"], cwd=HERE.parent,
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -159,6 +178,15 @@ def _summaries(only: str | None) -> list[tuple[Row, dict]]:
         if d["deals"]:
             out.append((row, d))
     return out
+
+
+def _done_deals(row: Row) -> int:
+    """How far seeds 0.. of a ``--target`` row are done in the dataset (its ``--plan``); 0 when none are."""
+    cmd = [c for c in _command(row, row.target) if c != "-q"] + ["--plan"]
+    p = subprocess.run(cmd, cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if p.returncode or not p.stdout.strip():
+        return 0
+    return int(json.loads(p.stdout)["plan"]["done_deals"])
 
 
 def _estimate(d: dict) -> tuple[str, str, str]:
@@ -177,7 +205,7 @@ def _estimate(d: dict) -> tuple[str, str, str]:
 
 def _target(row: Row) -> float:
     """The issue's precision for the row, in points at 95%."""
-    return 0.5 if row.preset == "canfield" else 1.0
+    return row.half_width or 1.0
 
 
 def _to_target(d: dict, target: float, c1: float | None, c2: float | None) -> str:
