@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,14 +14,9 @@ from ...engine.game import Position, render, replay
 from ...engine.rules import PRESETS
 from ...formats import read_moves, to_solvitaire
 from ...games import DESCRIPTIONS
-from ...play.difficulty import Analysis
-from ...play.difficulty import analyze as analyze_deal
-from ...play.hint import hint as hint_for
-from ...play.hint import losing_move
 from ...play.transcript import format_steps, review, steps
 from ...solver import DEFAULT_MEMORY_MB, METHODS, Verdict, decide
 from ...solver import solve as solve_deal
-from ..replay_page import show as show_page
 from .common import (
     EXIT_CODES,
     LIVE,
@@ -51,6 +46,9 @@ from .games import (
     game_solve,
     refuse_canfield_only,
 )
+
+if TYPE_CHECKING:  # the analysis, hint and replay page are imported by their commands: solve needs none of them
+    from ...play.difficulty import Analysis
 
 
 @cli.command()
@@ -158,6 +156,8 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
     d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
     played = read_moves(moves_file)
     prepare_kernel()
+    from ...play.hint import hint as hint_for  # here, not at the top: a solve need not import it
+
     h = hint_for(d, played, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
     if as_json:
         click.echo(json.dumps(h.to_dict()))
@@ -186,6 +186,8 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
         if further:
             click.echo(further)
     if played and h.verdict is Verdict.UNSOLVABLE:  # which move threw the game away, as show marks it
+        from ...play.hint import losing_move
+
         turning, why = losing_move(d, played, max_seconds if max_seconds != float("inf") else 60.0)
         click.echo(f"the game was lost at move {turning} ({played[turning - 1]}): {why}" if turning else why)
     for line in h.log.lines():
@@ -357,6 +359,8 @@ def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_
         return game_analyze(game, seed, max_seconds, probe_nodes, as_json)
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     prepare_kernel()
+    from ...play.difficulty import analyze as analyze_deal
+
     a = analyze_deal(d, max_seconds=max_seconds, probe_nodes=probe_nodes, playouts=playouts,
                      playout_seed=playout_seed)
     if as_json:
@@ -396,6 +400,8 @@ def show(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_nam
         return _write_page(pg, out or f"{game}-seed-{seed}.html")
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     prepare_kernel()
+    from ..replay_page import show as show_page
+
     pg = show_page(d, moves, max_seconds=max_seconds)
     return _write_page(pg, out or _page_name(d))
 
