@@ -6,16 +6,18 @@ owns them handles Ctrl-C for all (it stops the pool and keeps what finished).
 ``spawning_quietly()`` blocks SIGINT in the thread that starts workers (``ProcessPoolExecutor.submit``
 spawns them); the signal mask survives fork and exec, so each worker starts with SIGINT blocked, and
 ``ignore_interrupts()``, its first act, ignores SIGINT and then unblocks it. The standard library's
-resource tracker starts the same way.
+resource tracker starts the same way. ``stop_pool()`` ends a pool at once (an interrupt, the server's close)
+and waits for what it leaves running, so the process can exit with nothing half done.
 """
 
 from __future__ import annotations
 
 import signal
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Iterator
 
-__all__ = ["ignore_interrupts", "spawning_quietly"]
+__all__ = ["ignore_interrupts", "spawning_quietly", "stop_pool"]
 
 _MASKABLE = hasattr(signal, "pthread_sigmask")
 
@@ -40,3 +42,20 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _MASKABLE:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def stop_pool(pool: ProcessPoolExecutor, timeout: float = 5.0) -> None:
+    """End ``pool`` now: its queued work cancelled, its workers terminated (SIGTERM), then joined, and its
+    manager thread joined too (each for at most ``timeout`` seconds). ``shutdown(wait=False)`` forgets that
+    thread, so a later ``shutdown(wait=True)`` cannot join it; left running, it could be closing the pool's
+    queues (unlinking their semaphores) while an interrupted process exits, and the resource tracker would
+    then warn of a "leaked semaphore" after the interrupt's line."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.join(timeout)
+    if manager is not None:
+        manager.join(timeout)

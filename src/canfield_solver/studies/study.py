@@ -26,7 +26,7 @@ from ..errors import CanfieldError, install_hint
 from ..formats import NUMBERINGS, numbered_deal, parse_pysolfc_number, pysolfc_deal
 from ..games import GameKey, study_result
 from ..play.difficulty import analyze
-from ..processes import ignore_interrupts, spawning_quietly
+from ..processes import ignore_interrupts, spawning_quietly, stop_pool
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
 from .store import RulesKey, StoredResult, owner_id
@@ -580,10 +580,7 @@ def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]],
                     for f in [f for f in inflight if f.done() and not f.cancelled() and f.exception() is None]:
                         del inflight[f]
                         record(f.result())
-            procs = list((getattr(ex, "_processes", None) or {}).values())
-            ex.shutdown(wait=False, cancel_futures=True)
-            for p in procs:
-                p.terminate()
+            stop_pool(ex)  # the workers and the pool's manager thread ended before the interrupt goes on
             raise
         finally:
             ex.shutdown(wait=True, cancel_futures=True)

@@ -23,7 +23,7 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
-from ...processes import ignore_interrupts, spawning_quietly
+from ...processes import ignore_interrupts, spawning_quietly, stop_pool
 
 if TYPE_CHECKING:
     from multiprocessing.sharedctypes import SynchronizedArray
@@ -263,9 +263,4 @@ class Meter:
         server leaves nothing running, whether Ctrl-C or SIGTERM stopped it."""
         for s in range(SLOTS):
             self._gen[s] = -2                          # every running search stops
-        procs = list((getattr(self._pool, "_processes", None) or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.join(5)
+        stop_pool(self._pool)
