@@ -73,20 +73,3 @@ def test_committed_win_rates_notebook_shows_its_figures():
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert sum("image/png" in o.get("data", {}) for o in outputs) == 4
     assert not [o for o in outputs if o.output_type == "error"]
-
-
-@pytest.mark.integration
-def test_win_rates_notebook_executes():
-    """notebooks/win-rates.ipynb reads the committed dataset (pyarrow, in the notebook extra) and draws its
-    four figures."""
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("matplotlib")
-    pytest.importorskip("pyarrow")
-    path = NOTEBOOK.parent / "win-rates.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    assert not [o for o in outputs if o.output_type == "error"]
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == 4
