@@ -13,9 +13,11 @@ and waits for what it leaves running, so the process can exit with nothing half 
 from __future__ import annotations
 
 import signal
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["ignore_interrupts", "spawning_quietly", "stop_pool"]
 

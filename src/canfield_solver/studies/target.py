@@ -210,8 +210,8 @@ def run_to_target(
         assert st is not None
         deals = max(pilot, _stored_extent(st, kept))
         # a resumed study starts from the follow-ups it holds: its first round then re-searches nothing
-        held = measure(st, kept, deals, sample_seed).followups if deals else 0
-        followups = max(PILOT_FOLLOWUPS, held)
+        held = recount(st, kept, [(0, deals)], sample_seed)
+        followups = max(PILOT_FOLLOWUPS, held.sample_size if held else 0)
         last: Plan | None = None
         for _ in range(max_rounds):
             first = run_study(r, range(deals), jobs=jobs, max_seconds=max_seconds, store=st, scheduler=scheduler,
