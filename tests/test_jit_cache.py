@@ -57,13 +57,15 @@ def run(root: Path) -> dict:
 
 
 def probe_package(tmp_path: Path, probe: str) -> Path:
-    """A package of its own in ``tmp_path``: copies of search/codec.py and jit.py, and ``probe`` as search/_probe.py."""
+    """A package of its own in ``tmp_path``: copies of search/codec.py, jit.py and the startup.py it imports, and
+    ``probe`` as search/_probe.py."""
     pkg = tmp_path / "canfield_solver"
     (pkg / "search").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "search" / "__init__.py").write_text("")
     shutil.copy(SRC / "search" / "codec.py", pkg / "search" / "codec.py")
     shutil.copy(SRC / "jit.py", pkg / "jit.py")
+    shutil.copy(SRC / "startup.py", pkg / "startup.py")
     (pkg / "search" / "_probe.py").write_text(probe)
     return pkg
 

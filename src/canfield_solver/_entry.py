@@ -44,6 +44,9 @@ def _release_semaphores() -> None:
 
 
 def main() -> None:
+    from . import startup
+
+    startup.pause()  # until the imports are done (startup.py): their objects live as long as the process
     try:
         from .surfaces.cli import main as run
 

@@ -33,6 +33,8 @@ import numba
 from numba import config
 from numba import njit as _numba_njit
 
+from . import startup
+
 try:  # Numba's internals that the stamp and ``helper`` subclass (see the docstring)
     from numba.core import codegen as _codegen
     from numba.core import compiler as _compiler
@@ -65,6 +67,8 @@ except (ImportError, AttributeError) as exc:  # the classes below are then defin
     _codegen = _compiler = _StandIn
     CompileResultCacheImpl = FunctionCache = InTreeCacheLocator = object
     UserProvidedCacheLocator = UserWideCacheLocator = CPUDispatcher = object
+
+startup.settle()  # Numba's objects, the bulk of a command's start-up, are built: freeze them (startup.py)
 
 DISK_CACHE = not _MISSING  # False: every cached function compiles afresh in each process (see the docstring)
 FALLBACK_NOTE = (f"canfield-solver: Numba {numba.__version__} lacks internals its compile cache relies on "
@@ -200,8 +204,11 @@ class SourcesCache(FunctionCache):
 
 
 def njit(*args: Any, **opts: Any) -> Any:
-    """``numba.njit``; with ``cache=True`` the cache is ``SourcesCache``."""
-    cache = bool(opts.pop("cache", False))
+    """``numba.njit``; with ``cache=True`` the cache is ``SourcesCache``. A function with ``inline="always"``
+    gets no cache (``cache=True`` is dropped): Numba inlines it into each compiled caller's IR, so it is
+    compiled on its own only when called from Python, and making its cache at import costs ~0.7 ms a
+    function (Numba's locator tries a temporary file in the cache directory), ~15 ms of the kernel's import."""
+    cache = bool(opts.pop("cache", False)) and opts.get("inline") != "always"
 
     def wrap(fn: Callable) -> Any:
         disp = _numba_njit(**opts)(fn)

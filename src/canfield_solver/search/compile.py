@@ -44,9 +44,18 @@ announce.entry_points("kernel", K._init_codes, K._search, K._tt_rehash)
 
 
 def _signature(args: tuple) -> tuple:
-    from numba import typeof
+    """Numba's types of ``args``, as ``numba.typeof`` gives them; an array's read here, since ``typeof``
+    first imports ``numpy.ma`` (~8 ms of a warm start) to refuse masked arrays, which these never are."""
+    from numba import typeof, types
+    from numba.np import numpy_support
 
-    return tuple(typeof(a) for a in args)
+    def one(a: object) -> object:
+        if type(a) is np.ndarray:
+            return types.Array(numpy_support.from_dtype(a.dtype), a.ndim, numpy_support.map_layout(a),
+                               readonly=not a.flags.writeable)
+        return typeof(a)
+
+    return tuple(one(a) for a in args)
 
 
 @functools.cache  # once a process

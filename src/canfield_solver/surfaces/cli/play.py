@@ -11,6 +11,7 @@ import webbrowser
 
 import click
 
+from ... import startup
 from ...errors import install_hint
 from .common import SECONDS, UserError, Whole, cli, deal_source_options, load_deal
 from .games import game_option, refuse_canfield_only
@@ -71,6 +72,7 @@ def play(game: str, seed: int | None, deal_file: str | None, pysolfc: str | None
     (nine-packets, aces-and-kings, bisley, suit-neighbours, ten-columns, ten-columns-dealt);
     the page's chooser starts any of them. Ctrl-C stops the server.
     """
+    startup.settle()  # a server runs for hours: the collector runs as usual (startup.py)
     try:
         import uvicorn
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from ... import startup
 from ...engine.rules import Rules
 from ...errors import install_hint
 from ...games import GameKey
@@ -138,6 +139,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     is searched again at the --followup-* limits, and the two-phase (stratified) estimate is reported
     with its 95% interval (the sample's own unknowns counted both ways).
     """
+    startup.settle()  # long work ahead: the collector runs as usual (startup.py)
     numbering = "spec"
     if pysolfc is not None:
         if click.get_current_context().get_parameter_source("seeds_text") is not click.core.ParameterSource.DEFAULT:
@@ -328,6 +330,7 @@ def _summary(rules: "Rules | GameKey", seeds: SeedSet, db: str | None, parquet_i
               help="Parquet file to write (streamed; needs the 'parquet' extra).")
 def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
     """Write every stored result to CSV or Parquet (one row per rules and seed)."""
+    startup.settle()  # long work ahead: the collector runs as usual (startup.py)
     if (csv_out is None) == (parquet_out is None):
         raise UserError("give exactly one of --csv FILE or --parquet FILE")
     with ResultStore(db, create=False) as st:
@@ -387,6 +390,7 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
          pysolfc: int | None, max_candidates: int | None, jobs: int | None, max_seconds: float, db: str | None,
          out: str | None, fmt: str, as_json: bool) -> int:
     """Print winnable seeds of a given difficulty rating, one per line (and write them as a pack with --out)."""
+    startup.settle()  # long work ahead: the collector runs as usual (startup.py)
     if start is not None and pysolfc is not None:
         raise UserError("give --start or --pysolfc, not both")
     numbering = "pysolfc" if pysolfc is not None else "spec"
@@ -452,6 +456,7 @@ def verify(pack: str) -> int:
 
     Prints each line that fails and why; exits 0 when all hold, 1 otherwise.
     """
+    startup.settle()  # long work ahead: the collector runs as usual (startup.py)
     try:
         fh = sys.stdin if pack == "-" else open(pack, encoding="utf-8")  # noqa: SIM115
     except OSError as e:
