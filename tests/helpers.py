@@ -1,9 +1,10 @@
-"""Shared test helpers: hand-built positions for the rule tests, ``needs_jit``, and ``examples`` (the
+"""Shared test helpers: hand-built positions for the rule tests, ``needs_jit``, ``interruptible``, and ``examples`` (the
 Hypothesis example counts, scaled by the profile: conftest.py)."""
 
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 from hypothesis import settings
@@ -13,6 +14,13 @@ from canfield_solver.engine.cards import card_name
 
 needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                reason="searches of many nodes are too slow with NUMBA_DISABLE_JIT=1")
+
+
+def interruptible() -> None:
+    """``preexec_fn`` of a child process a test will Ctrl-C: SIGINT's default disposition, as a terminal's
+    foreground program has it. The test process may have inherited SIGINT ignored (a shell starts background
+    jobs so: a CI script run with ``&``), and the child would then ignore the Ctrl-C too and run to its end."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def examples(quick: int) -> int:

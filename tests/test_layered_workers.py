@@ -25,7 +25,7 @@ from canfield_solver.search.layered import workers as closing
 from canfield_solver.search.layered.phase import Phase
 from canfield_solver.solver import Verdict, solve
 
-from helpers import examples, needs_jit
+from helpers import examples, interruptible, needs_jit
 from reference_search import exhaustive_winnable
 
 
@@ -171,7 +171,7 @@ def test_a_two_worker_proof_killed_midway_says_unknown():
            "--max-seconds", "900", "--json"]
     env = {**os.environ, "TMPDIR": tmp}
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env=env)
+                            env=env, preexec_fn=interruptible)
     try:
         deadline = time.time() + 120
         while time.time() < deadline and not any(n.startswith("canfield-layers-") for n in os.listdir(tmp)):

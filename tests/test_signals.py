@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from helpers import needs_jit, store_rows
+from helpers import interruptible, needs_jit, store_rows
 
 
 def _descendants(pid):
@@ -57,7 +57,8 @@ def test_play_server_leaves_nothing_running(sig):
     pytest.importorskip("uvicorn")
     cmd = [sys.executable, "-m", "canfield_solver", "play", "--seed", "2", "--no-browser", "--port", "0",
            "--workers", "1"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=interruptible)
     try:
         assert "Playing" in proc.stdout.readline()
         assert _wait_for(lambda: len(_descendants(proc.pid)) >= 2, 60, proc), "the meter's worker never started"
@@ -78,7 +79,8 @@ def test_a_study_leaves_nothing_running_and_keeps_its_deals(tmp_path, sig):
     db = tmp_path / "s.sqlite"
     cmd = [sys.executable, "-m", "canfield_solver", "winrate", "--seeds", "0:2000", "--jobs", "2", "-q",
            "--max-seconds", "5", "--db", str(db)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=interruptible)
     try:
         assert _wait_for(lambda: store_rows(db) >= 4 and len(_descendants(proc.pid)) >= 2, 120, proc)
         started = _descendants(proc.pid)
@@ -101,7 +103,8 @@ def _interrupt(cmd, when, cwd=None, started=None):
     """Run ``cmd`` (a canfield command) in its own session, Ctrl-C it once ``when()`` holds (or at once when
     ``when`` is None), and return (exit code, stdout, stderr); ``started["pid"]`` is the process's id."""
     proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", *cmd], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd,
+                            preexec_fn=interruptible)
     if started is not None:
         started["pid"] = proc.pid
     try:
@@ -168,7 +171,8 @@ def test_an_interrupted_pick_writes_the_pack_so_far(tmp_path):
     seen = tmp_path / "stdout"
     proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", "pick", "--difficulty", "any", "--count", "500",
                              "--max-seconds", "5", "--out", str(out)], stdout=open(seen, "w"),
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=interruptible)
     try:
         # each pick is printed as it is known, long before the 500th
         assert _wait_for(lambda: len(seen.read_text().split()) >= 6, 180, proc)

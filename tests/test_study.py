@@ -20,7 +20,7 @@ from canfield_solver.studies.store import ResultStore, StoredResult, StoreError
 from canfield_solver.studies.study import estimate_win_rate, parse_seeds, run_study, summarize, wilson_interval
 from canfield_solver.surfaces.cli import cli
 
-from helpers import store_rows
+from helpers import interruptible, store_rows
 
 # --- Wilson intervals --------------------------------------------------------------------------------
 
@@ -439,7 +439,7 @@ def test_ctrl_c_stops_a_study_cleanly_and_keeps_finished_deals(tmp_path):
     # Ctrl-C as a terminal sends it: to the whole process group, of a program started with SIGINT's default
     # disposition (a test process may have inherited it ignored, and a child would then ignore it too)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=interruptible)
     try:
         deadline = time.time() + 300
         while _count(db) < 3 and time.time() < deadline and proc.poll() is None:
