@@ -17,6 +17,9 @@ Numba does not promise to keep. ``pyproject.toml`` pins Numba to the releases CI
 meet a Numba whose internals differ all the same, ``DISK_CACHE`` is False: every function compiles with
 plain ``numba.njit`` and no disk cache (each process compiles: a slower start, never a stale load), and one
 line on stderr says so (``FALLBACK_NOTE``).
+
+Importing this module imports Numba, the bulk of a command's start-up, and so ends the command line's
+pause of the garbage collector (``startup.settle``).
 """
 
 from __future__ import annotations
@@ -207,7 +210,7 @@ def njit(*args: Any, **opts: Any) -> Any:
     """``numba.njit``; with ``cache=True`` the cache is ``SourcesCache``. A function with ``inline="always"``
     gets no cache (``cache=True`` is dropped): Numba inlines it into each compiled caller's IR, so it is
     compiled on its own only when called from Python, and making its cache at import costs ~0.7 ms a
-    function (Numba's locator tries a temporary file in the cache directory), ~15 ms of the kernel's import."""
+    function (Numba's locator tries a temporary file in the cache directory), ~10 ms of the kernel's import."""
     cache = bool(opts.pop("cache", False)) and opts.get("inline") != "always"
 
     def wrap(fn: Callable) -> Any:
