@@ -135,6 +135,28 @@ def test_layered_limits_end_unknown(limits, limit):
     assert res.best_line == ()
 
 
+def test_the_won_line_is_found_within_the_time_limit_or_the_verdict_is_unknown(monkeypatch):
+    """Finding the won line again after the proof counts against --max-seconds (it can be a large share of the
+    proof's time): it is given what is left of the limit, and when that runs out the verdict is ``unknown``
+    (seconds), never a ``solved`` that came late. Here the limit is made to run out as the proof ends."""
+    from canfield_solver.search.layered import driver
+
+    deal = Deal.from_seed(0, reduced("canfield", (5, 2, 2)))
+    assert solve(deal, method="layered", max_seconds=600).verdict is Verdict.SOLVED
+    left: list[float] = []
+    real = driver.won_line
+
+    def out_of_time(ph, layers, m_won, first, seconds):
+        left.append(seconds)
+        return real(ph, layers, m_won, first, 0.0)
+
+    monkeypatch.setattr(driver, "won_line", out_of_time)
+    res = solve(deal, method="layered", max_seconds=600)
+    assert res.verdict is Verdict.UNKNOWN and res.limit == "seconds" and res.moves == ()
+    assert "won, but the time limit came" in res.stats["layered_note"]
+    assert len(left) == 1 and 500 < left[0] < 600
+
+
 @pytest.mark.parametrize("preset", ["rainbow", "chameleon"])
 def test_rules_without_short_keys_refuse_the_layered_phase_alone_and_auto_keeps_depth_first(preset):
     with pytest.raises(CanfieldError, match="keeps short keys only"):

@@ -35,7 +35,7 @@ from .phase import Phase
 from .slot import Slot
 from .sort import cuts, kway, sorted_run
 from .store import Layers
-from .wonline import won_line
+from .wonline import LineLate, won_line
 from .workers import Closing
 
 
@@ -157,7 +157,12 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
                       chunk=2**62, t0=t0, progress=report)
         steps.close()
         if won_at:
-            line = won_line(ph, layers, won_at[0], first)
+            try:  # within the caller's time limit too: the user waits for the line as for the proof
+                line = won_line(ph, layers, won_at[0], first,
+                                None if max_seconds is None else max_seconds - (time.perf_counter() - t0))
+            except LineLate:
+                return _outcome(ph, False, Limit.SECONDS, [], t0, compile_seconds, peak, nlayers,
+                                note="won, but the time limit came before the won line was found again")
             if line is None:  # the layers' files could not be kept: winnable, but no line to show
                 return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers,
                                 note="no room on disk")

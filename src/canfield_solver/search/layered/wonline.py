@@ -1,22 +1,51 @@
 """A won line found again after the layered proof: the won layer closed again with a log of who reached whom,
 back to one of its entries, then the layer below that reached that entry, down to the deal; the line's
-moves put on the game's own columns."""
+moves put on the game's own columns. That can take a large share of the proof's time (one thread closing
+whole layers again: 50 s after 70 s on seed 8), so it ends at the caller's time limit (``LineLate``)."""
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
 from ...errors import SolverBugError
 from .. import codec as C
 from ..problem import decode
-from .close import FOUND, WON, index, level_of
+from .close import BUDGET, FOUND, WON, index, level_of
 from .phase import Phase
 from .slot import Slot
 from .store import Layers
 
 
-def won_line(ph: Phase, layers: Layers, m_won: int, first: tuple[int, int, int, int]) -> list[int] | None:
-    """The kernel's moves from the start to a win found in layer ``m_won``, their columns the position's own."""
+class LineLate(Exception):
+    """The time limit came while the won line was being found again: the deal is winnable, but without its
+    line the verdict is ``unknown`` (SPEC §5: ``solved`` returns a winning move list)."""
+
+
+def won_line(ph: Phase, layers: Layers, m_won: int, first: tuple[int, int, int, int],
+             seconds: float | None = None) -> list[int] | None:
+    """The kernel's moves from the start to a win found in layer ``m_won``, their columns the position's own;
+    None when the layers' files could not be kept. Raises ``LineLate`` once ``seconds`` (what is left of the
+    caller's time limit; None: no limit) have passed: the closing stops at its next entry."""
+    halt = np.zeros(1, np.int64)
+    timer = None
+    if seconds is not None:
+        if seconds <= 0:
+            halt[0] = 1
+        else:
+            timer = threading.Timer(seconds, halt.fill, (1,))
+            timer.daemon = True
+            timer.start()
+    try:
+        return _won_line(ph, layers, m_won, first, halt)
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+def _won_line(ph: Phase, layers: Layers, m_won: int, first: tuple[int, int, int, int],
+              halt: np.ndarray) -> list[int] | None:
     steps: list[tuple[int, int, int, int]] = []  # (k0, k1, waste position, move), from the start on
     target: tuple[int, int, int, int] = (0, 0, 0, 1)  # a won child
     m = m_won
@@ -28,7 +57,7 @@ def won_line(ph: Phase, layers: Layers, m_won: int, first: tuple[int, int, int, 
                 return None
             if entries is None:  # no such layer (below the start's)
                 continue
-            slot = Slot(len(entries), np.zeros(1, np.int64), counts=ph.counts)
+            slot = Slot(len(entries), halt, counts=ph.counts)
             slot.logk = np.empty((max(4096, 2 * len(entries)), 3), np.uint64)
             slot.logp = np.empty((slot.logk.shape[0], 2), np.int64)
             status, _nout, found = ph.close(entries, index(entries), 0, len(entries), slot, recover=True,
@@ -36,6 +65,8 @@ def won_line(ph: Phase, layers: Layers, m_won: int, first: tuple[int, int, int, 
             logk, logp = slot.logk, slot.logp
             if status in (WON, FOUND):
                 break
+            if status == BUDGET:  # the halt: the time limit came
+                raise LineLate
         else:
             raise SolverBugError(f"the layered search lost the way back from layer {m}")
         chain: list[tuple[int, int, int, int]] = []

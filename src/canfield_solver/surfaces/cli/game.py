@@ -260,6 +260,8 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
                     line += f" ({len(steps(start, result.moves))} steps below)"
             elif v is Verdict.UNKNOWN:
                 line += f"; {why_stopped(result.limit)}"
+                if result.stats.get("layered_note"):  # e.g. a win found, its line not found again in time
+                    line += f" ({result.stats['layered_note']})"
             click.echo(line)
             click.echo(f"best score: {result.best_score}/{full}")
             further = v is Verdict.UNKNOWN and go_further(result.limit, max_seconds, max_nodes,
