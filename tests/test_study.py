@@ -436,8 +436,7 @@ def test_ctrl_c_stops_a_study_cleanly_and_keeps_finished_deals(tmp_path):
     db = tmp_path / "c.sqlite"
     cmd = [sys.executable, "-m", "canfield_solver", "winrate", "--seeds", "0:400", "--db", str(db),
            "--max-nodes", str(STUDY_NODES), "--max-seconds", "600", "-j", "2"]
-    # Ctrl-C as a terminal sends it: to the whole process group, of a program started with SIGINT's default
-    # disposition (a test process may have inherited it ignored, and a child would then ignore it too)
+    # Ctrl-C as a terminal sends it: to the whole process group, of a program started as from a terminal
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=interruptible)
     try:

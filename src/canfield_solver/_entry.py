@@ -2,7 +2,8 @@
 
 It imports the command line itself, so that a Ctrl-C at any moment (while click and the commands are
 imported, inside a command, or while the interpreter shuts down: joining a pool's threads) ends with one
-line and exit code 130, never a traceback. The commands themselves say what an interrupt kept.
+line and exit code 130, never a traceback. The commands themselves say what an interrupt kept. Before the
+imports it pauses the garbage collector's automatic runs (``startup``), which the import of Numba ends.
 """
 
 from __future__ import annotations

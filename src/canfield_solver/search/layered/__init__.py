@@ -17,7 +17,8 @@ is closed again keeping a log of who reached whom, which leads back to one of it
 was a child of a position of layer m - 1 or m - 2, found by closing that layer again with the entry as
 its target; and so on down to the deal. The line is then the kernel's moves along that chain, their
 columns renamed from key order to the position's own (``wonline._engine_codes``), checked by the reference
-engine in ``solver`` like every line.
+engine in ``solver`` like every line. Finding it again counts against the caller's time limit: when the
+limit comes first the verdict is ``unknown`` (``wonline.LineLate``).
 
 Only short keys: under rules that build regardless of suit no key is short, and ``search`` refuses them
 (``UnsupportedRules``); a later position whose key does not fit one ends the phase as if its memory were
@@ -32,7 +33,7 @@ The package, one job a module, each importing only those above it in this list:
 - ``slot``: one worker's arrays (``Slot``);
 - ``phase``: one layered search's arrays and counters, calling the kernels above (``Phase``);
 - ``workers``: a layer's chunks closed by one or several workers (``Closing``);
-- ``wonline``: a won line found again from the kept layers;
+- ``wonline``: a won line found again from the kept layers, within what is left of the time limit;
 - ``driver``: ``search``, ``after`` and ``warm_up``, exported here.
 """
 
