@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
+import canfield_solver
 from canfield_solver import Deal, Position, get_rules, parse_card
 from canfield_solver.engine.cards import card_name
+
+# The package these tests import, and the folder it is imported from: src/ in an editable install (.ci/run's
+# floor environment), site-packages in the README's `pip install '.[test,...]'`. A child process that must run
+# the same code, and find the same compiled kernel in Numba's cache, puts IMPORT_ROOT on its PYTHONPATH; the
+# source tree's copy is another package to Numba (its cache is keyed by the source file's path).
+PACKAGE = Path(canfield_solver.__file__).resolve().parent
+IMPORT_ROOT = str(PACKAGE.parent)
 
 needs_jit = pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1",
                                reason="searches of many nodes are too slow with NUMBA_DISABLE_JIT=1")

@@ -20,9 +20,7 @@ from canfield_solver.engine.deal import Deal
 from canfield_solver.engine.game import Position
 from canfield_solver.engine.rules import get_rules
 
-from helpers import needs_jit
-
-SRC = str(Path(__file__).resolve().parent.parent / "src")
+from helpers import IMPORT_ROOT, needs_jit
 
 
 @needs_jit
@@ -102,20 +100,20 @@ def test_compiled_asks_numba_in_process_and_the_index_files_without_it(tmp_path)
             "print(announce.compiled('kernel'), 'numba' in sys.modules)\n"
             "from canfield_solver.search import compile\n"
             "print(announce.compiled('kernel'), 'numba' in sys.modules)\n")
-    here = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=SRC),
+    here = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=IMPORT_ROOT),
                           capture_output=True, text=True, check=True)
     # the session fixture loaded the kernel: its index is in the cache, seen first without Numba, then by Numba
     assert here.stdout.split() == ["True", "False", "True", "True"], here.stdout
-    empty = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=SRC, NUMBA_CACHE_DIR=str(tmp_path)),
+    empty = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(tmp_path)),
                            capture_output=True, text=True, check=True)
     assert empty.stdout.split() == ["False", "False", "False", "True"], empty.stdout
     # without Numba, an index file where Numba would write it counts
-    kernel_py = Path(SRC) / "canfield_solver" / "search" / "kernel.py"
+    kernel_py = Path(IMPORT_ROOT) / "canfield_solver" / "search" / "kernel.py"
     folder = kernel_py.parent.resolve()
     mirrored = tmp_path / f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
     mirrored.mkdir(exist_ok=True)  # Numba made it when the run above imported the kernel
     probe = "from canfield_solver import announce; print(announce.compiled('kernel'), announce.compiled('pairs'))"
-    env = dict(os.environ, PYTHONPATH=SRC, NUMBA_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(tmp_path))
     (mirrored / "kernel._search-500.py311.nbi").write_bytes(b"")
     assert subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout.split() == [
         "True", "False"]
@@ -126,7 +124,7 @@ def test_a_compile_lock_held_elsewhere_is_seen_and_waited_for(tmp_path, monkeypa
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from canfield_solver import announce\n"
          "with announce.machine_lock('pairs'):\n    print('held', flush=True); time.sleep(1.5)"],
-        env=dict(os.environ, PYTHONPATH=SRC), stdout=subprocess.PIPE, text=True)
+        env=dict(os.environ, PYTHONPATH=IMPORT_ROOT), stdout=subprocess.PIPE, text=True)
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
     assert announce.busy("pairs") and not announce.busy("layered")
     told: list[announce.Notice] = []
@@ -140,7 +138,7 @@ def test_a_compile_lock_held_elsewhere_is_seen_and_waited_for(tmp_path, monkeypa
 
 
 def _cli(cache: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=SRC, NUMBA_CACHE_DIR=str(cache))
+    env = dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(cache))
     return subprocess.run([sys.executable, "-m", "canfield_solver", *args], env=env, capture_output=True, text=True,
                           timeout=600)
 
@@ -160,7 +158,7 @@ def _wait_for_record(cache: Path, what: str, timeout: float = 600) -> None:
 
 def compiles_busy(cache: Path, what: str) -> bool:
     code = f"from canfield_solver import announce; print(announce.busy({what!r}))"
-    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=SRC, NUMBA_CACHE_DIR=str(cache)),
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(cache)),
                          capture_output=True, text=True, check=True)
     return out.stdout.strip() == "True"
 
@@ -186,7 +184,7 @@ def test_processes_that_start_cold_together_compile_once(tmp_path):
     code = ("from canfield_solver import announce\n"
             "announce.listeners.append(lambda n: print(n.phase, flush=True))\n"
             "from canfield_solver.solver import load_kernel\nload_kernel()\n")
-    env = dict(os.environ, PYTHONPATH=SRC, NUMBA_CACHE_DIR=str(tmp_path))
+    env = dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(tmp_path))
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]
     outs = [p.communicate(timeout=600)[0].split() for p in procs]
     assert all(p.returncode == 0 for p in procs)

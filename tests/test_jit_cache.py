@@ -15,9 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import needs_jit
-
-SRC = Path(__file__).resolve().parent.parent / "src" / "canfield_solver"
+from helpers import PACKAGE, needs_jit
 
 PROBE = '''
 from numba import njit as numba_njit
@@ -63,9 +61,9 @@ def probe_package(tmp_path: Path, probe: str) -> Path:
     (pkg / "search").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "search" / "__init__.py").write_text("")
-    shutil.copy(SRC / "search" / "codec.py", pkg / "search" / "codec.py")
-    shutil.copy(SRC / "jit.py", pkg / "jit.py")
-    shutil.copy(SRC / "startup.py", pkg / "startup.py")
+    shutil.copy(PACKAGE / "search" / "codec.py", pkg / "search" / "codec.py")
+    shutil.copy(PACKAGE / "jit.py", pkg / "jit.py")
+    shutil.copy(PACKAGE / "startup.py", pkg / "startup.py")
     (pkg / "search" / "_probe.py").write_text(probe)
     return pkg
 

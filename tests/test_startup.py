@@ -7,17 +7,14 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 
-from helpers import needs_jit
-
-SRC = str(Path(__file__).resolve().parent.parent / "src")
+from helpers import IMPORT_ROOT, needs_jit
 
 
 def _python(code: str, *args: str) -> dict:
-    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": IMPORT_ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
     out = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode in (0, 1), out.stderr[-2000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -84,7 +81,7 @@ print(json.dumps(seen))
 def test_a_solve_collects_nothing_before_numba_is_imported_and_never_the_oldest_generation():
     # Before: 135 young, 12 middle and one full collection of the imports' objects (~50 ms of a warm solve).
     # A _python run prints the json list last (it exits through _entry's sys.exit: caught above).
-    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": IMPORT_ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
     out = subprocess.run([sys.executable, "-c", COLLECTIONS, "solve", "--seed", "2", "--json"], env=env,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
