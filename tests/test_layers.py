@@ -110,7 +110,10 @@ def test_a_pack_replaces_the_old_file_only_when_finished(tmp_path):
         with PackFile(str(out)) as pack:
             pack.add(pack_entry(row, "canfield"))
             raise RuntimeError("interrupted half-way")
-    assert out.read_text() == "old\n"  # an unfinished pack leaves the old file alone
+    assert out.read_text() == "old\n"  # an unfinished pack leaves the old file alone...
+    kept = tmp_path / "pack.jsonl.part"
+    assert [why for _, _, why in verify_pack(kept.read_text().splitlines())] == [None]  # ...and keeps its pick
+    kept.unlink()
     with PackFile(str(out)) as pack:
         pack.add(pack_entry(row, "canfield"))
     lines = out.read_text().splitlines()
@@ -120,6 +123,42 @@ def test_a_pack_replaces_the_old_file_only_when_finished(tmp_path):
     with PackFile(str(csv_out), "csv") as pack:
         pack.add(pack_entry(row, "canfield"))
     assert csv_out.read_text().splitlines()[0].startswith("numbering,number,rules,verdict")
+
+
+def test_a_stopped_pack_loses_neither_the_old_file_nor_a_pick(tmp_path):
+    out = tmp_path / "pack.jsonl"
+    out.write_text("old\n")
+    pack = PackFile(str(out))
+    assert pack.stop() is None  # interrupted before the first pick: nothing written, the old pack as it was
+    assert out.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["pack.jsonl"]
+    entry = {"numbering": "spec", "number": 7, "rules": "canfield", "verdict": "solved", "moves": ["draw"]}
+    pack = PackFile(str(out))
+    pack.add(entry)
+    assert pack.stop() == f"{out}.part"  # a pick made and an older pack: both kept, side by side
+    assert out.read_text() == "old\n" and json.loads((tmp_path / "pack.jsonl.part").read_text()) == entry
+    fresh = tmp_path / "new.csv"
+    pack = PackFile(str(fresh), "csv")
+    pack.add(entry)
+    pack.close()  # no older file: the picks so far become the pack, the csv table written
+    assert fresh.read_text().splitlines()[1].startswith("spec,7,canfield")
+    assert not (tmp_path / "new.csv.part").exists()
+
+
+def test_a_file_replaced_whole_or_not_at_all(tmp_path):
+    from canfield_solver.files import replacing, write_atomically
+
+    out = tmp_path / "page.html"
+    out.write_text("old")
+    out.chmod(0o640)
+    with pytest.raises(KeyboardInterrupt):
+        with replacing(out) as fh:
+            fh.write("half a page")
+            raise KeyboardInterrupt
+    assert out.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["page.html"]
+    write_atomically(out, "new")
+    assert out.read_text() == "new" and out.stat().st_mode & 0o777 == 0o640  # the old file's permissions kept
+    write_atomically(tmp_path / "data.bin", b"\x00\x01")
+    assert (tmp_path / "data.bin").read_bytes() == b"\x00\x01"
 
 
 def test_a_position_keeps_its_rules_through_decide():

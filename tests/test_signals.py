@@ -190,6 +190,30 @@ def test_an_interrupted_pick_writes_the_pack_so_far(tmp_path):
 
 @pytest.mark.integration
 @needs_jit
+def test_a_pick_interrupted_before_its_first_deal_leaves_an_older_pack_as_it_was(tmp_path):
+    """Issue 63: Ctrl-C before the first pick emptied the older pack of that name."""
+    out = tmp_path / "pack.jsonl"
+    out.write_text('{"old": "pack"}\n')
+    proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", "pick", "--difficulty", "hard", "--count", "3",
+                             "--start", "1000", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True, preexec_fn=interruptible)
+    try:
+        # the pack is open (its .part file made) long before a hard deal is found
+        assert _wait_for(lambda: (tmp_path / "pack.jsonl.part").exists(), 120, proc)
+        os.killpg(proc.pid, signal.SIGINT)
+        printed, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    if printed.strip():
+        pytest.skip(f"a deal was picked before the interrupt reached the process: {printed!r}")
+    assert out.read_text() == '{"old": "pack"}\n' and [p.name for p in tmp_path.iterdir()] == ["pack.jsonl"]
+    assert f"no deal picked, {out} left as it was" in err
+
+
+@pytest.mark.integration
+@needs_jit
 def test_a_limit_includes_the_layered_proofs_first_compile(tmp_path):
     """The switch to the layered proof on a machine that never compiled it: a compile that would not fit in
     what is left of --max-seconds is not started; the search stops inside the limit and says why on a line

@@ -38,6 +38,7 @@ import time
 from collections import OrderedDict
 from typing import Any, Iterable
 
+from ..files import write_atomically
 from ..solver import Verdict, verdict_counts
 from .store import (
     COLUMNS,
@@ -91,7 +92,7 @@ class ParquetResults:
         else:
             try:
                 os.makedirs(self.path, exist_ok=True)
-                _write_atomic(marker, json.dumps({"format": FORMAT, "version": 1}).encode())
+                write_atomically(marker, json.dumps({"format": FORMAT, "version": 1}).encode())
             except OSError as e:
                 raise StoreError(f"cannot create Parquet dataset {self.path!r}: {e.strerror}") from None
         if create:
@@ -326,13 +327,6 @@ def _span(seeds: Any, lo: int, hi: int) -> tuple[int, int]:
     a = int(seeds.searchsorted(np.uint64(lo)))
     b = len(seeds) if hi >= 2**64 else int(seeds.searchsorted(np.uint64(hi)))
     return a, b
-
-
-def _write_atomic(path: str, data: bytes) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
 
 
 def _remove(path: str) -> None:

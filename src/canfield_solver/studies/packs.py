@@ -84,10 +84,13 @@ def write_pack(entries: Iterable[dict[str, Any]], out: IO[str], fmt: str = "json
 class PackFile:
     """A pack written to ``path`` as its deals come (``add``), in ``fmt`` (jsonl or csv).
 
-    The lines go to ``path.part``; only a pack that was finished (``finish``)
-    replaces ``path``, so an older file of that name stays untouched until
-    then. Use it as a context manager: leaving the block closes the file, and
-    finishes the pack when the block ended without an exception.
+    The lines go to ``path.part``; a finished pack (``finish``) replaces
+    ``path``. A pack stopped before the end (``stop``: an interrupt or an
+    error) loses neither an older file nor a pick: with no deal in it, it
+    leaves nothing behind; where no file ``path`` exists, it becomes that
+    file; otherwise it stays as ``path.part`` beside the older file, which is
+    left as it was. Use it as a context manager: a block that ends normally
+    finishes the pack, one that raises stops it.
     """
 
     def __init__(self, path: str, fmt: str = "jsonl"):
@@ -101,22 +104,41 @@ class PackFile:
         assert self._fh is not None, "the pack is closed"
         if self.fmt == "jsonl":
             write_pack([entry], self._fh)
+            self._fh.flush()  # each pick on disk as it comes: a kill loses none of the lines written
         self.entries.append(entry)
 
-    def finish(self) -> int:
-        """Write the table (csv), close, and put the pack in place; the number of deals in it."""
+    def _complete(self) -> None:
         assert self._fh is not None, "the pack is closed"
         if self.fmt == "csv":
             write_pack(self.entries, self._fh, "csv")
         self._fh.close()
         self._fh = None
+
+    def finish(self) -> int:
+        """Write the table (csv), close, and put the pack in place; the number of deals in it."""
+        self._complete()
         os.replace(self.part, self.path)
         return len(self.entries)
 
-    def close(self) -> None:
-        if self._fh is not None:
+    def stop(self) -> str | None:
+        """End a pack before its count: where its deals were put (``path``, or ``path.part`` when an older
+        ``path`` exists, which stays as it was), or None when it held none (no file is left behind)."""
+        if self._fh is None:
+            return None
+        if not self.entries:
             self._fh.close()
             self._fh = None
+            os.remove(self.part)
+            return None
+        if not os.path.exists(self.path):
+            self.finish()
+            return self.path
+        self._complete()
+        return self.part
+
+    def close(self) -> None:
+        """Stop a pack that was neither finished nor stopped (see ``stop``)."""
+        self.stop()
 
     def __enter__(self) -> "PackFile":
         return self
@@ -124,7 +146,7 @@ class PackFile:
     def __exit__(self, exc_type: type[BaseException] | None, *rest: object) -> None:
         if exc_type is None and self._fh is not None:
             self.finish()
-        self.close()
+        self.stop()
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Iterator, Union
 from .. import _version
 from ..engine.rules import Rules
 from ..errors import CanfieldError, install_hint
+from ..files import replacing
 from ..games import GameKey
 from ..solver import Verdict, verdict_counts
 
@@ -513,9 +514,8 @@ class ResultStore:
         pa, pq = _pyarrow()
         schema = parquet_schema(pa)
         n = 0
-        tmp = out + ".tmp"
         try:
-            with pq.ParquetWriter(tmp, schema) as w:
+            with replacing(out, "wb") as fh, pq.ParquetWriter(fh, schema) as w:
                 rows: list[dict[str, object]] = []
                 for d in self.iter_rows():
                     rows.append(d)
@@ -526,7 +526,6 @@ class ResultStore:
                 if rows:
                     w.write_batch(pa.RecordBatch.from_pylist(rows, schema=schema))
                     n += len(rows)
-            os.replace(tmp, out)
         except OSError as e:
             raise StoreError(f"cannot write {out!r}: {e.strerror}") from None
         return n
@@ -534,15 +533,13 @@ class ResultStore:
     def export_csv(self, out: str) -> int:
         """Write every row to a CSV file (metrics as a JSON column); returns the row count."""
         n = 0
-        tmp = out + ".tmp"
         try:
-            with open(tmp, "w", newline="", encoding="utf-8") as fh:
+            with replacing(out, "w", newline="", encoding="utf-8") as fh:
                 w = csv.writer(fh)
                 w.writerow(COLUMNS)
                 for d in self.iter_rows():
                     w.writerow([d[c] for c in COLUMNS])
                     n += 1
-            os.replace(tmp, out)
         except OSError as e:
             raise StoreError(f"cannot write {out!r}: {e.strerror}") from None
         return n

@@ -28,6 +28,7 @@ from ..engine.deal import Deal
 from ..engine.game import Position, replay
 from ..engine.moves import parse_move
 from ..errors import CanfieldError
+from ..files import write_atomically
 from ..play.hint import losing_move
 from ..play.transcript import pass_headings, pretty_card, steps
 from ..solver import SolveResult, Verdict, solve
@@ -102,8 +103,8 @@ class ReplayPage:
     moves: tuple[str, ...]
 
     def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(self.html)
+        """Write the page to ``path`` whole (an older file of that name stays as it was if the write fails)."""
+        write_atomically(path, self.html)
 
     def __str__(self) -> str:
         return self.html

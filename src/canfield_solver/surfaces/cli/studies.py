@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -425,8 +426,13 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
         bar.clear()
         wrote = ""
         if pack is not None:
-            pack.finish()  # the picks so far: each was checked and written as it came
-            wrote = f"; wrote the {len(picked)} deals picked so far to {out}"
+            where = pack.stop()  # the picks so far, each checked and written as it came; an older pack kept
+            if where is None:
+                wrote = f"; no deal picked, {out} " + ("left as it was" if os.path.exists(out or "") else "not written")
+            elif where == out:
+                wrote = f"; wrote the {len(picked)} deals picked so far to {out}"
+            else:
+                wrote = f"; the {len(picked)} deals picked so far are in {where} ({out} is as it was)"
         click.echo(f"canfield: {'terminated' if isinstance(e, Terminated) else 'interrupted'} after "
                    f"{picker.looked} numbers{wrote}", err=True)
         return 143 if isinstance(e, Terminated) else 130
