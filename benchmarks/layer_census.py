@@ -125,7 +125,7 @@ def _mark_entries(ts, params, reserve, talon, lut, bm, ranks, width, entry, coun
             if not short or row[0] != hi or row[1] != (lo & ~field if cover else lo):
                 counts[0] += 1
                 continue
-            n = K._gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, moves, True, scratch, -1, -1, -1)
+            n = K._gen(C.DealArrays(params, reserve, talon, lut, bm), cols, sc, mask, 0, moves, True, scratch, -1, -1, -1)
             K._copy_cards(cols, sc, 0)
             for k in range(n):
                 K._reset_level(cols, sc, mask, 0)

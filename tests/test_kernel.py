@@ -18,7 +18,7 @@ def kernel_moves(pos):
     """The kernel's moves at this position, decoded to comparable strings."""
     prob = _LoneSearch(pos)
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
-    n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
+    n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
     got = set()
     for mv in out[:n]:
         kind, src, dst, cnt, _redeal = C.unpack_move(mv)
@@ -211,8 +211,7 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
     checked = fired = longest = 0
     for prob, d in levels_along_search("canfield", 141, 40, 50_000):
-        n = K._gen(prob.cols, prob.sc, prob.mask, d, prob.params, prob.reserve, prob.talon, prob.lut, prob.bm,
-                   out, False, prob.scratch, -1, -1, -1)
+        n = K._gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, False, prob.scratch, -1, -1, -1)
         K._copy_level(prob.cols, prob.sc, prob.mask, d)
         for mv in out[:n]:
             K._reset_level(prob.cols, prob.sc, prob.mask, d)
@@ -239,8 +238,7 @@ def check_child_stuck_shortcut(prob, d, tally):
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
     assert not K._is_stuck(prob.cols, prob.sc, d, prob.params, prob.bm, prefix)
     for safe in (False, True):
-        n = K._gen(prob.cols, prob.sc, prob.mask, d, prob.params, prob.reserve, prob.talon, prob.lut, prob.bm,
-                   out, safe, prob.scratch, -1, -1, -1)
+        n = K._gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, safe, prob.scratch, -1, -1, -1)
         K._copy_level(prob.cols, prob.sc, prob.mask, d)
         for mv in out[:n]:
             K._reset_level(prob.cols, prob.sc, prob.mask, d)
@@ -299,7 +297,7 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
     pos = random_position(seed, preset, rng, steps)
     prob = _LoneSearch(pos)
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
-    n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
+    n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
     for mv in out[:n]:
         K._copy_level(prob.cols, prob.sc, prob.mask, 0)
         K._apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
@@ -324,7 +322,7 @@ def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
         prob = _LoneSearch(pos)
         fresh = _LoneSearch(pos)
         out = np.zeros(C.SCRATCH_SIZE, np.int64)
-        n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
+        n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
         prob.cols[1] = 99  # another position's cards
         K._copy_level(prob.cols, prob.sc, prob.mask, 0)
         for mv in rng.sample(list(out[:n]), n):

@@ -33,7 +33,7 @@ def kernel_children(pos: Position) -> dict[str, Position]:
     """The kernel's moves at ``pos`` (its own generator), each with the position it leads to."""
     prob = _LoneSearch(pos)
     out = np.zeros(1024, np.int64)
-    n = K._gen_all(prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, prob.cols, prob.sc, prob.mask, out)
+    n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
     children = {}
     for mv in out[:n]:
         kind, src, dst, _cnt, _rd = C.unpack_move(mv)

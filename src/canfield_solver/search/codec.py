@@ -11,7 +11,10 @@ The formats (each section below owns one):
 - the long key (``KEY_*``/``COL_*``: four uint64 words; ``pack_long``/``unpack_long``),
 - the short key (``short_fields``: two words, widths set per search; ``pack_short``/``unpack_short``),
 - the cover field (``cover_field_at``, ``cover_bits``, ``covers``, ``merge_cover``, ``waste_positions``),
-- the kernel's work space: ``scratch`` offsets (``SCR_*``) and the columns of a child-key row (``CK_*``).
+- the kernel's work space: ``scratch`` offsets (``SCR_*``) and the columns of a child-key row (``CK_*``),
+- the kernel's argument groups: the arrays that travel together, as named tuples (``DealArrays``,
+  ``StackArrays``, ``TableArrays``, ``WorkArrays``, ``DonatedArrays``; Numba passes a named tuple of arrays
+  as one argument and reads its fields by name).
 
 Nothing here imports Numba, so the parent of worker processes can read a format without loading a
 compiler. The small functions are written in the subset Numba compiles, and call no other function of this
@@ -22,7 +25,7 @@ tests/test_codec.py checks them against each other and each ``pack`` against its
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -536,3 +539,55 @@ CK_WIDTH = 8
 CK_LONG_ROW = np.uint64(0)
 CK_SHORT_ROW = np.uint64(1)
 CK_STUCK_ROW = np.uint64(2)
+
+
+# The kernel's argument groups ---------------------------------------------------------------------------
+# Arrays that every call passes together, passed as one named tuple each (kernel._search and the functions
+# it calls; the layered close kernel takes the deal's). Made in Python (problem.py) and never allocated in
+# compiled code. The fields keep the names the kernel's functions give them.
+
+
+class DealArrays(NamedTuple):
+    """The deal's arrays, read by every kernel function that makes moves; made once a search."""
+
+    params: np.ndarray   #: int64[NPARAMS], the rule parameters and key widths (``P_*``)
+    reserve: np.ndarray  #: int64[max(1, reserve size)], the reserve's cards, bottom first
+    talon: np.ndarray    #: int64[talon size + 1], the waste (bottom first) then the stock (top first), and a 0
+    lut: np.ndarray      #: int64[52, LUT_WIDTH], the card lookup table (``LUT_*``)
+    bm: np.ndarray       #: uint64[BM_SIZE], the card bit masks (``BM_*``)
+
+
+class StackArrays(NamedTuple):
+    """One search's stack of levels: level ``d`` holds a whole position and the moves made from it."""
+
+    cols: np.ndarray     #: int8[levels, MAXCOLS, COLCAP], each level's columns (cards bottom first)
+    sc: np.ndarray       #: int64[levels, NSC], each level's scalars (``SC_*``)
+    mask: np.ndarray     #: uint64[levels], each level's talon mask (bit i: talon card i still in the talon)
+    moves: np.ndarray    #: int64[levels, width], each level's moves (``MV_*`` codes, the SEEN flag above them)
+    nmoves: np.ndarray   #: int64[levels], how many moves each level has (-1: reached, not yet expanded)
+    midx: np.ndarray     #: int64[levels], the index of each level's next move to walk
+
+
+class TableArrays(NamedTuple):
+    """The transposition tables: every position seen, by its full key (codec's long or short key)."""
+
+    short: np.ndarray    #: uint64[rows, 2], positions whose key fits two words (``short_fields``)
+    long: np.ndarray     #: uint64[rows, 4], the others (the long key)
+
+
+class WorkArrays(NamedTuple):
+    """Work space of one search, overwritten at every node."""
+
+    words: np.ndarray       #: uint64[4], a key being made (the root's)
+    scratch: np.ndarray     #: int64[SCRATCH_SIZE], the key's and the move generator's scratch (``SCR_*``)
+    prefix: np.ndarray      #: uint64[MAXCOLS, COLCAP], the stuck test's card masks of each column's prefix
+    child_keys: np.ndarray  #: uint64[width, CK_WIDTH], one row a child of the level being expanded (``CK_*``)
+
+
+class DonatedArrays(NamedTuple):
+    """Positions a parallel worker hands over (kernel._donate), one row each."""
+
+    cols: np.ndarray     #: int8[n, MAXCOLS, COLCAP], their columns
+    sc: np.ndarray       #: int64[n, NSC], their scalars
+    mask: np.ndarray     #: uint64[n], their talon masks
+    path: np.ndarray     #: int64[n, levels + 1], the moves from the worker's level 0 to each (count first)

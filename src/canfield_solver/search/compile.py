@@ -44,8 +44,9 @@ announce.entry_points("kernel", K._init_codes, K._search, K._tt_rehash)
 
 
 def _signature(args: tuple) -> tuple:
-    """Numba's types of ``args``, as ``numba.typeof`` gives them; an array's read here, since ``typeof``
-    first imports ``numpy.ma`` (~8 ms of a warm start) to refuse masked arrays, which these never are."""
+    """Numba's types of ``args``, as ``numba.typeof`` gives them; an array's (and a tuple of arrays') read
+    here, since ``typeof`` first imports ``numpy.ma`` (~8 ms of a warm start) to refuse masked arrays, which
+    these never are."""
     from numba import typeof, types
     from numba.np import numpy_support
 
@@ -53,6 +54,8 @@ def _signature(args: tuple) -> tuple:
         if type(a) is np.ndarray:
             return types.Array(numpy_support.from_dtype(a.dtype), a.ndim, numpy_support.map_layout(a),
                                readonly=not a.flags.writeable)
+        if isinstance(a, tuple):  # the kernel's argument groups (codec.DealArrays, ...): typed as typeof does
+            return types.BaseTuple.from_types([one(x) for x in a], type(a))
         return typeof(a)
 
     return tuple(one(a) for a in args)

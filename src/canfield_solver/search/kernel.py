@@ -181,9 +181,33 @@ if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same cou
     _ATOMIC = threading.Lock()
 
     def _prefetch_row(arr, i):
+        """Start loading row ``i`` of a 2-D array into the cache; nothing as plain Python.
+
+        Parameters
+        ----------
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row to load.
+        """
         pass
 
     def _cas(arr, i, j, expected, new):
+        """Compare-and-swap ``arr[i, j]``: store ``new`` if it holds ``expected``; the old value.
+
+        Parameters
+        ----------
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        expected : uint64
+            The value the word must hold for the store to happen.
+        new : uint64
+            The value stored.
+        """
         with _ATOMIC:
             old = arr[i, j]
             if old == expected:
@@ -191,34 +215,107 @@ if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same cou
             return old
 
     def _load_acquire(arr, i, j):
+        """``arr[i, j]``, read so that what its writer wrote before it is seen too.
+
+        Parameters
+        ----------
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        """
         return arr[i, j]
 
     def _store_release(arr, i, j, v):
+        """``arr[i, j] = v``, after every store before it.
+
+        Parameters
+        ----------
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        v : uint64
+            The value stored.
+        """
         arr[i, j] = v
 
     def _fetch_add(arr, i, v):
+        """Add ``v`` to ``arr[i]`` atomically; the old value.
+
+        Parameters
+        ----------
+        arr : int64[n]
+            The shared control words.
+        i : int
+            The word.
+        v : int64
+            What is added.
+        """
         with _ATOMIC:
             old = arr[i]
             arr[i] = old + v
             return old
 
     def _popcount(x):
+        """Set bits of a uint64.
+
+        Parameters
+        ----------
+        x : uint64
+            The word whose set bits are counted.
+        """
         return np.uint64(bin(int(x)).count("1"))
 
     def _ctz(x):
+        """Index of the lowest set bit of a non-zero uint64.
+
+        Parameters
+        ----------
+        x : uint64
+            A non-zero word.
+        """
         x = int(x)
         return np.uint64((x & -x).bit_length() - 1)
 else:
     @intrinsic
     def _popcount(typingctx, x):
-        """Set bits of a uint64 (one POPCNT instruction)."""
+        """Set bits of a uint64 (one POPCNT instruction).
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        x : uint64
+            The word whose set bits are counted.
+        """
         def codegen(context, builder, signature, args):
             fn = builder.module.declare_intrinsic("llvm.ctpop", [llvm_ir.IntType(64)])
             return builder.call(fn, args)
         return types.uint64(types.uint64), codegen
 
     def _item_ptr(context, builder, arrty, ary_val, inds, ind_types):
-        """LLVM pointer to the item of an array at ``inds`` (values of the types ``ind_types``), unchecked."""
+        """LLVM pointer to the item of an array at ``inds`` (values of the types ``ind_types``), unchecked.
+
+        Parameters
+        ----------
+        context : numba target context
+            The code generator's context.
+        builder : llvmlite IRBuilder
+            The builder the code goes to.
+        arrty : numba Array type
+            The array's type.
+        ary_val : LLVM value
+            The array.
+        inds : list of LLVM values
+            The indices, one a dimension.
+        ind_types : list of numba types
+            Their types.
+        """
         ary = context.make_array(arrty)(context, builder, ary_val)
         inds = [context.cast(builder, v, t, types.intp) for v, t in zip(inds, ind_types)]
         return cgutils.get_item_pointer2(context, builder, data=ary.data,
@@ -227,12 +324,34 @@ else:
                                          layout=arrty.layout, inds=inds, wraparound=False)
 
     def _item_ptr2(context, builder, signature, args):
-        """Pointer to ``arr[i, j]`` for an intrinsic whose first three arguments are ``arr, i, j``."""
+        """Pointer to ``arr[i, j]`` for an intrinsic whose first three arguments are ``arr, i, j``.
+
+        Parameters
+        ----------
+        context : numba target context
+            The code generator's context.
+        builder : llvmlite IRBuilder
+            The builder the code goes to.
+        signature : numba Signature
+            The intrinsic's signature.
+        args : list of LLVM values
+            The intrinsic's arguments: arr, i, j, ...
+        """
         return _item_ptr(context, builder, signature.args[0], args[0], args[1:3], signature.args[1:3])
 
     @intrinsic
     def _prefetch_row(typingctx, arr, i):
-        """Start loading row ``i`` of a 2-D array into the cache (PREFETCHT0); no result, no wait."""
+        """Start loading row ``i`` of a 2-D array into the cache (PREFETCHT0); no result, no wait.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row to load.
+        """
         def codegen(context, builder, signature, args):
             zero = context.get_constant(types.intp, 0)
             ptr = _item_ptr(context, builder, signature.args[0], args[0], [args[1], zero],
@@ -246,7 +365,23 @@ else:
 
     @intrinsic
     def _cas(typingctx, arr, i, j, expected, new):
-        """Compare-and-swap ``arr[i, j]`` (uint64): store ``new`` if it holds ``expected``; the old value."""
+        """Compare-and-swap ``arr[i, j]`` (uint64): store ``new`` if it holds ``expected``; the old value.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        expected : uint64
+            The value the word must hold for the store to happen.
+        new : uint64
+            The value stored.
+        """
         def codegen(context, builder, signature, args):
             ptr = _item_ptr2(context, builder, signature, args)
             exp = context.cast(builder, args[3], signature.args[3], types.uint64)
@@ -257,7 +392,19 @@ else:
 
     @intrinsic
     def _load_acquire(typingctx, arr, i, j):
-        """``arr[i, j]`` (uint64), read so that what its writer wrote before it is seen too."""
+        """``arr[i, j]`` (uint64), read so that what its writer wrote before it is seen too.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        """
         def codegen(context, builder, signature, args):
             ptr = _item_ptr2(context, builder, signature, args)
             return builder.load_atomic(ptr, "acquire", 8)
@@ -265,7 +412,21 @@ else:
 
     @intrinsic
     def _store_release(typingctx, arr, i, j, v):
-        """``arr[i, j] = v`` (uint64), after every store before it."""
+        """``arr[i, j] = v`` (uint64), after every store before it.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        v : uint64
+            The value stored.
+        """
         def codegen(context, builder, signature, args):
             ptr = _item_ptr2(context, builder, signature, args)
             val = context.cast(builder, args[3], signature.args[3], types.uint64)
@@ -275,7 +436,19 @@ else:
 
     @intrinsic
     def _fetch_add(typingctx, arr, i, v):
-        """Add ``v`` to ``arr[i]`` (int64) atomically; the old value."""
+        """Add ``v`` to ``arr[i]`` (int64) atomically; the old value.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : int64[n]
+            The shared control words.
+        i : int
+            The word.
+        v : int64
+            What is added.
+        """
         def codegen(context, builder, signature, args):
             ptr = _item_ptr(context, builder, signature.args[0], args[0], [args[1]], [signature.args[1]])
             val = context.cast(builder, args[2], signature.args[2], types.int64)
@@ -284,7 +457,15 @@ else:
 
     @intrinsic
     def _ctz(typingctx, x):
-        """Index of the lowest set bit of a non-zero uint64 (one TZCNT instruction)."""
+        """Index of the lowest set bit of a non-zero uint64 (one TZCNT instruction).
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        x : uint64
+            A non-zero word.
+        """
         def codegen(context, builder, signature, args):
             fn = builder.module.declare_intrinsic("llvm.cttz", [llvm_ir.IntType(64), llvm_ir.IntType(1)])
             return builder.call(fn, [args[0], llvm_ir.Constant(llvm_ir.IntType(1), 1)])
@@ -293,30 +474,88 @@ else:
 
 @helper(**_INLINE)
 def _below(wb):
-    """Mask of talon indices below ``wb``."""
+    """Mask of talon indices below ``wb``.
+
+    Parameters
+    ----------
+    wb : int
+        A waste boundary: the talon index above the waste's top card.
+    """
     return (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
 
 
 @helper(**_INLINE)
 def _fits_on(card, host, lut):
-    """Whether ``card`` may be built on ``host`` in a column (a table lookup)."""
+    """Whether ``card`` may be built on ``host`` in a column (a table lookup).
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    host : int
+        The card it would go on.
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    """
     return lut[card, host] == 1
 
 
 @helper(**_INLINE)
 def _fits_f(card, sc, d, params, lut):
+    """Whether ``card`` may go on its foundation now (the next rank of its suit's pile).
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    """
     f = sc[d, SC_F + card // 13]
     return f < params[P_RANKS] and lut[card, LUT_REL] == f
 
 
 @helper(**_INLINE)
 def _home(card, sc, d, lut):
+    """Whether ``card`` is on its foundation.
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    """
     return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
 
 
 @helper(**_INLINE)
 def _is_safe(card, sc, d, params, lut):
-    """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1)."""
+    """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1).
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    """
     mode = params[P_SAFE]
     if mode == 0:
         return False
@@ -350,13 +589,32 @@ def _is_safe(card, sc, d, params, lut):
 
 @helper(**_INLINE)
 def _bit(card):
+    """The mask of one card.
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    """
     return np.uint64(1) << np.uint64(card)
 
 
 @helper(**_INLINE)
 def _stays(card, bm, s_or_u, blocked):
     """SOLVER-NOTES §2's test: a lower card of its suit is in or under S (``s_or_u``; home cards never
-    are), and every host is home or under S (``blocked``)."""
+    are), and every host is home or under S (``blocked``).
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    bm : uint64[BM_SIZE]
+        The card bit masks (``BM_*``).
+    s_or_u : uint64
+        The cards in S or under a card of S.
+    blocked : uint64
+        The cards home or under a card of S.
+    """
     return (bm[BM_LOWER + card] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + card] & ~blocked) == np.uint64(0)
 
 
@@ -386,6 +644,24 @@ def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
     ``cand`` is ``ALL_CARDS``, or cards of which S must hold one if it is not
     empty (``_stuck_candidates``): when none of them passes (a) and (b) against
     the whole tableau (the largest S there can be), the answer is False at once.
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    bm : uint64[BM_SIZE]
+        The card bit masks (``BM_*``).
+    prefix : uint64[MAXCOLS, COLCAP]
+        The stuck test's work space (row 0: one pointer a column).
+    cand : uint64
+        ``ALL_CARDS``, or a mask of cards of which the stuck set must hold one if it is not empty
+        (``_stuck_candidates``).
     """
     ncols = params[P_NCOLS]
     s_or_u = np.uint64(sc[d, SC_TAB])
@@ -430,7 +706,17 @@ def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
 
 @helper(**_INLINE)
 def _home_mask(sc, d, bm):
-    """The cards on the foundations at level ``d``, as a mask."""
+    """The cards on the foundations at level ``d``, as a mask.
+
+    Parameters
+    ----------
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    bm : uint64[BM_SIZE]
+        The card bit masks (``BM_*``).
+    """
     home = np.uint64(0)
     for k in range(4):
         home |= bm[BM_HOME + k * BM_HOME_STRIDE + sc[d, SC_F + k]]
@@ -444,6 +730,24 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     After the walk, S or under S is every card at or below a column's
     pointer, under S the cards strictly below one, and S the pointed cards
     with the cards below them that pass (a) and (b).
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    bm : uint64[BM_SIZE]
+        The card bit masks (``BM_*``).
+    prefix : uint64[MAXCOLS, COLCAP]
+        The stuck test's work space (row 0: one pointer a column).
+    cand : uint64
+        ``ALL_CARDS``, or a mask of cards of which the stuck set must hold one if it is not empty
+        (``_stuck_candidates``).
     """
     if not _stuck_walk(cols, sc, d, params, bm, prefix, cand):
         return np.uint64(0)
@@ -470,6 +774,21 @@ def _is_stuck(cols, sc, d, params, bm, prefix):
     """A non-empty set of tableau cards that can never move: the position is lost.
 
     Needs rules where no tableau card ever enters a gap (``P_STUCK`` 1).
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    bm : uint64[BM_SIZE]
+        The card bit masks (``BM_*``).
+    prefix : uint64[MAXCOLS, COLCAP]
+        The stuck test's work space (row 0: one pointer a column).
     """
     if params[P_STUCK] != 1:
         return False
@@ -487,6 +806,23 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     set the parent lacked must hold one of those cards or guests. A card alone in a column (a gap
     filled from the reserve or the waste) covers nothing and is never needed in the set, and a top
     card moved off one of its hosts leaves that host on top, so it is never in the set.
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level of the parent, whose stuck set is empty.
+    mv : int64
+        A move code (``MV_*``: codec.move_code).
+    reserve : int64[n]
+        The reserve's cards, bottom first; ``sc[d, SC_RES]`` of them are left.
+    talon : int64[n + 1]
+        The talon's cards by index: the waste bottom first, then the stock top first.
+    bm : uint64[BM_SIZE]
+        The card bit masks (``BM_*``).
     """
     kind = _mv_kind(mv)
     src = _mv_src(mv)
@@ -520,7 +856,29 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
 @helper(**_INLINE)
 def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
     """``_is_stuck`` for the child of level ``d`` (a position with no stuck card) by move ``mv``,
-    on level ``d + 1``: the same answer, mostly without the closure (``_stuck_candidates``)."""
+    on level ``d + 1``: the same answer, mostly without the closure (``_stuck_candidates``).
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level of the parent, whose stuck set is empty; the child is at ``d + 1``.
+    mv : int64
+        A move code (``MV_*``: codec.move_code).
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    reserve : int64[n]
+        The reserve's cards, bottom first; ``sc[d, SC_RES]`` of them are left.
+    talon : int64[n + 1]
+        The talon's cards by index: the waste bottom first, then the stock top first.
+    bm : uint64[BM_SIZE]
+        The card bit masks (``BM_*``).
+    prefix : uint64[MAXCOLS, COLCAP]
+        The stuck test's work space (row 0: one pointer a column).
+    """
     if params[P_STUCK] != 1:
         return False
     cand = _stuck_candidates(cols, sc, d, mv, reserve, talon, bm)
@@ -531,7 +889,25 @@ def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
 
 @helper(**_INLINE)
 def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
-    """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1)."""
+    """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1).
+
+    Parameters
+    ----------
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    qidx : int64[n]
+        Receives the talon index of each waste card that can be played.
+    qrd : int64[n]
+        Receives for each whether reaching it takes a counted redeal (1) or not (0).
+    pres : int64[n]
+        Work space: the talon indices still in the talon, in order.
+    """
     draw = params[P_DRAW]
     wb = sc[d, SC_WB]
     m = mask[d]
@@ -573,13 +949,39 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
 
 
 @helper(**_INLINE)
-def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
+def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
     ``undo_src -> undo_dst`` with ``undo_cnt`` cards is the column move that
     would only take back the move that led here (its result is the parent
     position, already in the table); it is not generated. -1 for none.
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level that holds the position.
+    out : int64[width]
+        Receives the moves.
+    use_safe : bool
+        Whether a safe move, when there is one, is returned as the only move.
+    scratch : int64[SCRATCH_SIZE]
+        Work space (offsets ``SCR_*``).
+    undo_src : int
+        The source column of the move that would only undo the last one; -1 for none.
+    undo_dst : int
+        Its destination column; -1 for none.
+    undo_cnt : int
+        Its card count; -1 for none.
     """
+    params, reserve, talon, lut, bm = deal
     ncols = params[P_NCOLS]
     res = sc[d, SC_RES]
     autofill = params[P_AUTOFILL] == 1
@@ -697,14 +1099,36 @@ def _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, out, use_safe, scra
 
 @helper(**_INLINE)
 def _copy_level(cols, sc, mask, d):
-    """Make level ``d + 1`` a copy of level ``d``."""
+    """Make level ``d + 1`` a copy of level ``d``.
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level copied to ``d + 1``.
+    """
     _copy_cards(cols, sc, d)
     _reset_level(cols, sc, mask, d)
 
 
 @helper(**_INLINE)
 def _copy_cards(cols, sc, d):
-    """Copy level ``d``'s cards above each column's bottom to level ``d + 1`` (the rest: _reset_level)."""
+    """Copy level ``d``'s cards above each column's bottom to level ``d + 1`` (the rest: _reset_level).
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level whose cards are copied to ``d + 1``.
+    """
     for c in range(MAXCOLS):
         for i in range(1, sc[d, SC_LEN + c]):
             cols[d + 1, c, i] = cols[d, c, i]
@@ -721,6 +1145,17 @@ def _reset_level(cols, sc, mask, d):
     ``d + 1`` held all of level ``d``'s cards (_copy_cards), the cards above
     the bottoms up to level ``d``'s lengths stay equal to level ``d``'s for as
     long as level ``d`` is unchanged, and this restores the copy.
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level that ``d + 1`` is made again.
     """
     for c in range(MAXCOLS):
         cols[d + 1, c, 0] = cols[d, c, 0]
@@ -731,7 +1166,25 @@ def _reset_level(cols, sc, mask, d):
 
 @helper(**_INLINE)
 def _place(cols, sc, d, card, to_foundation, dst, sb):
-    """Put a single card on its foundation or on top of column ``dst``."""
+    """Put a single card on its foundation or on top of column ``dst``.
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    card : int
+        A card code (suit * 13 + its rank's index).
+    to_foundation : bool
+        True to put the card on its foundation, False on column ``dst``.
+    dst : int
+        The column, when not to the foundation.
+    sb : int
+        Key bits a card (``P_SUITBITS``): the column's code is kept for 0 and 1.
+    """
     if to_foundation:
         sc[d, SC_F + card // 13] += 1
     else:
@@ -745,7 +1198,19 @@ def _place(cols, sc, d, card, to_foundation, dst, sb):
 
 @njit(**_NO_NRT)
 def _init_codes(cols, sc, d, params):
-    """Fill the per-column key codes (SC_CB) and the tableau mask (SC_TAB) of level ``d`` from its cards."""
+    """Fill the per-column key codes (SC_CB) and the tableau mask (SC_TAB) of level ``d`` from its cards.
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level to fill.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    """
     sb = params[P_SUITBITS]
     tab = np.int64(0)
     for c in range(params[P_NCOLS]):
@@ -761,7 +1226,27 @@ def _init_codes(cols, sc, d, params):
 
 @helper(**_INLINE)
 def _apply(cols, sc, mask, d, mv, params, reserve, talon):
-    """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve."""
+    """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve.
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level the move is played on.
+    mv : int64
+        A move code (``MV_*``: codec.move_code).
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    reserve : int64[n]
+        The reserve's cards, bottom first; ``sc[d, SC_RES]`` of them are left.
+    talon : int64[n + 1]
+        The talon's cards by index: the waste bottom first, then the stock top first.
+    """
     kind = _mv_kind(mv)
     src = _mv_src(mv)
     dst = _mv_dst(mv)
@@ -818,7 +1303,19 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
 
 @helper(**_INLINE)
 def _put(words, pos, v, k):
-    """Write the low ``k`` bits of ``v`` at stream bit ``pos`` (most significant first)."""
+    """Write the low ``k`` bits of ``v`` at stream bit ``pos`` (most significant first).
+
+    Parameters
+    ----------
+    words : uint64[4]
+        The key; the stream is written to words 1 to 3.
+    pos : int
+        The stream bit to write at (0: word 1's most significant bit).
+    v : uint64
+        The value.
+    k : int
+        How many of its low bits to write.
+    """
     while k > 0:
         wi = pos // 64  # the stream word (words 1..3) and the bit within it
         off = pos % 64
@@ -837,6 +1334,23 @@ def _key(cols, sc, mask, d, params, words, scratch):
 
     (LONG_ONLY when the stream was not measured: the key then always goes to
     the long table.)
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    words : uint64[4]
+        Receives the long key.
+    scratch : int64[SCRATCH_SIZE]
+        Work space (offsets ``SCR_*``).
     """
     draw = params[P_DRAW]
     m = mask[d]
@@ -914,6 +1428,13 @@ def _key(cols, sc, mask, d, params, words, scratch):
 
 @helper(**_INLINE)
 def _hash(words):
+    """A 64-bit hash of a key's four words.
+
+    Parameters
+    ----------
+    words : uint64[4]
+        A key (a short key's words 2 and 3 are zero).
+    """
     h = words[0] * np.uint64(0x9E3779B97F4A7C15)
     h ^= words[1] + np.uint64(0x632BE59BD9B4E019) + (h << np.uint64(6)) + (h >> np.uint64(2))
     h ^= words[2] + np.uint64(0x9E3779B97F4A7C15) + (h << np.uint64(6)) + (h >> np.uint64(2))
@@ -926,7 +1447,15 @@ def _hash(words):
 @helper(**_INLINE)
 def _slot(h, rows):
     """The row a hash's probe starts at, in a table of ``rows`` rows (any count below 2**32): the
-    hash's top 32 bits scaled to the row count, so a table can have the size its memory cap allows."""
+    hash's top 32 bits scaled to the row count, so a table can have the size its memory cap allows.
+
+    Parameters
+    ----------
+    h : uint64
+        A key's hash (``_hash``).
+    rows : int
+        The table's row count.
+    """
     return ((h >> np.uint64(32)) * np.uint64(rows)) >> np.uint64(32)
 
 
@@ -946,6 +1475,21 @@ def _tt_find(table, row, i, w, keep, par):
     BUSY waits for the key, so it never compares a key half written (it
     could take a different key for its own); two workers that insert one
     key at once can at worst both store it, and both expand the position.
+
+    Parameters
+    ----------
+    table : uint64[rows, width]
+        A transposition table, one key a row (0 in word 0: empty).
+    row : uint64[>= width]
+        The key sought, its words first.
+    i : uint64
+        The row where the probe starts (``_slot``).
+    w : int
+        The word of a row that holds its cover field.
+    keep : uint64
+        The mask word ``w`` is compared under (the cover field's bits cleared).
+    par : bool
+        Whether other workers read and write the same table at once (atomic accesses).
     """
     rows = np.uint64(table.shape[0])
     kw = table.shape[1]
@@ -983,14 +1527,40 @@ def _tt_find(table, row, i, w, keep, par):
 
 @helper(**_INLINE)
 def _tt_insert_at(tt, words, i, par):
-    """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there."""
+    """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there.
+
+    Parameters
+    ----------
+    tt : uint64[rows, width]
+        A transposition table.
+    words : uint64[>= width]
+        The key.
+    i : uint64
+        The row where the key's probe starts (``_slot``).
+    par : bool
+        Whether other workers read and write the same table at once (atomic accesses).
+    """
     return _tt_find(tt, words, i, 0, ~np.uint64(0), par)[1]
 
 
 @njit(**_NO_NRT)
 def _tt_rehash(old, new, words, field, w):
     """Move every row of ``old`` into ``new``; a row's place is the hash of its key with the bits of
-    ``field`` in word ``w`` cleared (its cover field, _cover_insert_at; ``field`` 0 for none)."""
+    ``field`` in word ``w`` cleared (its cover field, _cover_insert_at; ``field`` 0 for none).
+
+    Parameters
+    ----------
+    old : uint64[rows, width]
+        The table whose rows are moved.
+    new : uint64[rows2, width]
+        The empty, larger table they go to.
+    words : uint64[4]
+        Work space.
+    field : uint64
+        The bits of the cover field in word ``w``; 0 when rows have none.
+    w : int
+        The word of a row that holds its cover field (1 in the short table, 0 in the long).
+    """
     kw = old.shape[1]
     for i in range(old.shape[0]):
         if old[i, 0] != np.uint64(0):
@@ -1006,14 +1576,32 @@ def _tt_rehash(old, new, words, field, w):
 @helper(**_INLINE)
 def _cover_at(short, params):
     """(word, shift, field) of the cover field in a row of the short (``short``) or the long table; field 0
-    when that table's rows have none (covering off, or a field too wide for the long key's spare bits)."""
+    when that table's rows have none (covering off, or a field too wide for the long key's spare bits).
+
+    Parameters
+    ----------
+    short : bool
+        True for the short table (two-word keys), False for the long one.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    """
     return _cover_field_at(short, params[P_COVER] == 1, params[P_TALON_BITS], params[P_WPOS_BITS])
 
 
 @helper(**_INLINE)
 def _take_wpos(row, short, params):
     """With covering on for the key's table: clear the waste position from the key (so every waste
-    position of a position has one row) and return it; else return -1, the key unchanged."""
+    position of a position has one row) and return it; else return -1, the key unchanged.
+
+    Parameters
+    ----------
+    row : uint64[>= 2]
+        A key, changed in place.
+    short : bool
+        True for the short table (two-word keys), False for the long one.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    """
     w, shift, field = _cover_at(short, params)
     if field == np.uint64(0):
         return -1
@@ -1030,7 +1618,30 @@ def _take_wpos(row, short, params):
 @helper(**_INLINE)
 def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     """Insert a key at probe start ``i`` of its table: plainly, or when ``wp`` >= 0 (taken out by
-    _take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered."""
+    _take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered.
+
+    Parameters
+    ----------
+    ts : uint64[rows, 2]
+        The short table.
+    tt : uint64[rows, 4]
+        The long table.
+    row : uint64[CK_WIDTH]
+        The key being inserted, its words first (a child-key row).
+    i : uint64
+        The row where the key's probe starts (``_slot``).
+    short : bool
+        True for the short table (two-word keys), False for the long one.
+    wp : int64
+        The waste position taken out of the key (``_take_wpos``); -1 when there is none.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    stats : int64[NSTATS]
+        The search's statistics (``ST_*``), updated here.
+    ctl : int64[NCTL]
+        The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search
+        alone.
+    """
     table = ts if short else tt
     par = ctl[CTL_PAR] == 1
     if wp >= 0:
@@ -1067,6 +1678,31 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
     and not expanded, when its own wp or an earlier one of its pass was
     reached; else the field takes it in. 2: expand it, in a new row; 1: expand it, its row was there.
     With ``par`` the field is rewritten by compare-and-swap, so no worker's entry is lost.
+
+    Parameters
+    ----------
+    table : uint64[rows, width]
+        The key's table.
+    row : uint64[CK_WIDTH]
+        The key, its waste position taken out; its cover field is written here.
+    i : uint64
+        The row where the key's probe starts (``_slot``).
+    wp : int64
+        The waste position taken out of the key (``_take_wpos``); -1 when there is none.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    stats : int64[NSTATS]
+        The search's statistics (``ST_*``), updated here.
+    w : int
+        The word of a row that holds its cover field.
+    shift : uint64
+        Where the cover field starts in word ``w``.
+    field : uint64
+        The bits of the cover field in word ``w``; 0 when rows have none.
+    short : bool
+        True for the short table (two-word keys), False for the long one.
+    par : bool
+        Whether other workers read and write the same table at once (atomic accesses).
     """
     draw = params[P_DRAW]
     b = params[P_COVER_BITS]
@@ -1118,6 +1754,19 @@ def _compact(words, nbits, params, sc, d):
     cards that are in none of the others. The stream names its own length
     (column headers), so different positions never share a short key, and a
     position always gets the same one.
+
+    Parameters
+    ----------
+    words : uint64[4]
+        The long key of level ``d`` (``_key``), rewritten in place when it fits.
+    nbits : int
+        The column stream's bits (``_key``'s result; LONG_ONLY never fits).
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
     """
     _ts, tb, _ws, wb, _rs, rb, _ds, db = _short_fields(params)
     if words[3] != np.uint64(0) or nbits + tb + wb + rb + db > SHORT_BITS:
@@ -1141,12 +1790,20 @@ def _compact(words, nbits, params, sc, d):
 
 @helper(**_INLINE)
 def _score(sc, d):
+    """The cards on the foundations at level ``d``.
+
+    Parameters
+    ----------
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    """
     return sc[d, SC_F] + sc[d, SC_F + 1] + sc[d, SC_F + 2] + sc[d, SC_F + 3]
 
 
 @helper(**_INLINE)
-def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d, scratch,
-            child_keys, won, room, best_path, prefix, ctl):
+def _expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
     """Generate the moves of level ``d``, make every child once, and mark each child seen, stuck or new.
 
     Returns 2, having changed nothing, when the children would be more than
@@ -1159,7 +1816,35 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     overlap; each is then inserted. A child already in the table gets the
     SEEN flag on its move and is never made again. Returns 1 if a child is
     won (``midx[d]`` then points past it).
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+    stack : StackArrays
+        The search's stack: cols, sc, mask, moves, nmoves, midx (codec.StackArrays).
+    tables : TableArrays
+        The transposition tables, short and long (codec.TableArrays).
+    work : WorkArrays
+        Work space: words, scratch, prefix, child_keys (codec.WorkArrays).
+    stats : int64[NSTATS]
+        The search's statistics (``ST_*``), updated here.
+    best_path : int64[levels]
+        Receives the moves to the first position with the best score (``stats[ST_BEST_LEN]`` of them).
+    ctl : int64[NCTL]
+        The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search
+        alone.
+    d : int
+        The level to expand.
+    won : int
+        The score of a won position (every card home).
+    room : int
+        The nodes left of the budget: a level whose children would pass it is left unexpanded.
     """
+    params, reserve, talon, _lut, bm = deal
+    cols, sc, mask, moves, nmoves, midx = stack
+    ts, tt = tables
+    _words, scratch, prefix, child_keys = work
     us = -1
     ud = -1
     uc = -1
@@ -1173,7 +1858,7 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
             us = _mv_dst(a)
             ud = asrc
             uc = acnt
-    n = _gen(cols, sc, mask, d, params, reserve, talon, lut, bm, moves[d], True, scratch, us, ud, uc)
+    n = _gen(deal, cols, sc, mask, d, moves[d], True, scratch, us, ud, uc)
     if n > room:
         return 2
     nmoves[d] = n
@@ -1228,7 +1913,27 @@ def _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
 
 @helper(**_INLINE)
 def _copy_position(cols, sc, mask, i, to_cols, to_sc, to_mask, o):
-    """Copy the position at level ``i`` (its cards, scalars and talon mask) to slot ``o`` of the ``to_`` arrays."""
+    """Copy the position at level ``i`` (its cards, scalars and talon mask) to slot ``o`` of the ``to_`` arrays.
+
+    Parameters
+    ----------
+    cols : int8[levels, MAXCOLS, COLCAP]
+        The source's columns.
+    sc : int64[levels, NSC]
+        The source's scalars.
+    mask : uint64[levels]
+        The source's talon masks.
+    i : int
+        The source level.
+    to_cols : int8[n, MAXCOLS, COLCAP]
+        The destination's columns.
+    to_sc : int64[n, NSC]
+        The destination's scalars.
+    to_mask : uint64[n]
+        The destination's talon masks.
+    o : int
+        The destination slot.
+    """
     for c in range(MAXCOLS):
         for x in range(sc[i, SC_LEN + c]):
             to_cols[o, c, x] = cols[i, c, x]
@@ -1238,8 +1943,7 @@ def _copy_position(cols, sc, mask, i, to_cols, to_sc, to_mask, o):
 
 
 @helper(**_INLINE)
-def _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stats, ctl, don_cols, don_sc, don_mask,
-            don_path):
+def _donate(deal, stack, d, stats, ctl, donated):
     """Hand over to other workers the positions this one would search later, shallowest first, while the
     coordinator asks for them (``ctl[CTL_HUNGRY]``) and the buffers have room.
 
@@ -1249,7 +1953,26 @@ def _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stat
     with the moves from this worker's level 0 to it (``don_path[n, 0]``
     moves, from ``don_path[n, 1]``), and flagged SEEN here, so exactly one
     worker expands it (the one that takes it from the coordinator).
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+    stack : StackArrays
+        The search's stack: cols, sc, mask, moves, nmoves, midx (codec.StackArrays).
+    d : int
+        The deepest level of this worker's stack.
+    stats : int64[NSTATS]
+        The search's statistics (``ST_*``), updated here.
+    ctl : int64[NCTL]
+        The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search
+        alone.
+    donated : DonatedArrays
+        The buffers of the positions handed over to other workers (codec.DonatedArrays).
     """
+    params, reserve, talon, _lut, _bm = deal
+    cols, sc, mask, moves, nmoves, midx = stack
+    don_cols, don_sc, don_mask, don_path = donated
     n = stats[ST_DONATED]
     cap = don_sc.shape[0]
     scr = sc.shape[0] - 1
@@ -1277,9 +2000,7 @@ def _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stat
 
 
 @njit(**_ENTRY)
-def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, budget,
-            grow_short, grow_long, words, scratch, prefix, child_keys, best_path, ctl, don_cols, don_sc, don_mask,
-            don_path):
+def _search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, grow_short, grow_long):
     """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays.
 
     Level 0 must hold the start position with its column codes
@@ -1304,7 +2025,37 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
     it would search later to the other workers (_donate) and returns RUNNING
     right after, so that they reach a waiting worker at once. The last level
     is then _donate's scratch, one fewer for the search.
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+    stack : StackArrays
+        The search's stack: cols, sc, mask, moves, nmoves, midx (codec.StackArrays).
+    tables : TableArrays
+        The transposition tables, short and long (codec.TableArrays).
+    work : WorkArrays
+        Work space: words, scratch, prefix, child_keys (codec.WorkArrays).
+    donated : DonatedArrays
+        The buffers of the positions handed over to other workers (codec.DonatedArrays).
+    stats : int64[NSTATS]
+        The search's statistics (``ST_*``), updated here.
+    best_path : int64[levels]
+        Receives the moves to the first position with the best score (``stats[ST_BEST_LEN]`` of them).
+    ctl : int64[NCTL]
+        The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search
+        alone.
+    budget : int
+        The most nodes this call searches.
+    grow_short : int
+        The short table's row count at which the search returns GROW to have it grown.
+    grow_long : int
+        The long table's row count at which the search returns GROW_LONG.
     """
+    params, reserve, talon, _lut, bm = deal
+    cols, sc, mask, moves, nmoves, midx = stack
+    ts, tt = tables
+    words, scratch, prefix, _child_keys = work
     par = ctl[CTL_PAR] == 1
     maxd = sc.shape[0] - (2 if par else 1)
     won = 4 * params[P_RANKS]
@@ -1342,8 +2093,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
                 stats[ST_DEPTH] = d
                 return GROW_LONG
             if ctl[CTL_HUNGRY] > 0 and stats[ST_NODES] >= stats[ST_NEXT_DONATE]:
-                _donate(params, reserve, talon, cols, sc, mask, moves, nmoves, midx, d, stats, ctl, don_cols,
-                        don_sc, don_mask, don_path)
+                _donate(deal, stack, d, stats, ctl, donated)
                 if stats[ST_DONATED] > 0:  # back to the coordinator at once, so a waiting worker can start
                     stats[ST_DEPTH] = d
                     return RUNNING
@@ -1356,8 +2106,7 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
                 stats[ST_DEPTH] = d
                 return GROW_LONG
         if nmoves[d] < 0:  # reached, not yet expanded
-            r = _expand(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx, ts, tt, stats, d,
-                        scratch, child_keys, won, budget - (stats[ST_NODES] - start), best_path, prefix, ctl)
+            r = _expand(deal, stack, tables, work, stats, best_path, ctl, d, won, budget - (stats[ST_NODES] - start))
             if r == 1:
                 stats[ST_DEPTH] = d
                 if par:
@@ -1393,6 +2142,20 @@ def _search(params, reserve, talon, lut, bm, cols, sc, mask, moves, nmoves, midx
 
 
 @njit(cache=True)
-def _gen_all(params, reserve, talon, lut, bm, cols, sc, mask, out):
-    """Every move of level 0 without safe-move pruning (for the tests)."""
-    return _gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, out, False, np.zeros(SCRATCH_SIZE, np.int64), -1, -1, -1)
+def _gen_all(deal, cols, sc, mask, out):
+    """Every move of level 0 without safe-move pruning (for the tests).
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+    cols : int8[levels, MAXCOLS, COLCAP]
+        The columns; level 0 holds the position.
+    sc : int64[levels, NSC]
+        The scalars; level 0's.
+    mask : uint64[levels]
+        The talon masks; level 0's.
+    out : int64[width]
+        Receives the moves.
+    """
+    return _gen(deal, cols, sc, mask, 0, out, False, np.zeros(SCRATCH_SIZE, np.int64), -1, -1, -1)

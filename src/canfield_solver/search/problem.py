@@ -256,15 +256,16 @@ class _Stack:
         self.child_keys = np.zeros((width, C.CK_WIDTH), np.uint64)
         self.best_path = np.zeros(levels, np.int64)
         # kernel._donate's buffers: cards, scalars, talon masks, paths (length first)
-        self.donated = (np.zeros((donate, C.MAXCOLS, C.COLCAP), np.int8), np.zeros((donate, C.NSC), np.int64),
-                        np.zeros(donate, np.uint64), np.zeros((donate, levels + 1), np.int64))
+        self.donated = C.DonatedArrays(np.zeros((donate, C.MAXCOLS, C.COLCAP), np.int8),
+                                       np.zeros((donate, C.NSC), np.int64), np.zeros(donate, np.uint64),
+                                       np.zeros((donate, levels + 1), np.int64))
+        self.stack = C.StackArrays(self.cols, self.sc, self.mask, self.moves, self.nmoves, self.midx)
+        self.work = C.WorkArrays(self.words, self.scratch, self.prefix, self.child_keys)
 
     def kernel_args(self, prob: "_LoneSearch", tables: "_Tables", budget: int, ctl: np.ndarray) -> tuple:
         """The arguments of ``kernel._search`` for this stack searching ``prob``'s deal."""
-        return (prob.params, prob.reserve, prob.talon, prob.lut, prob.bm, self.cols, self.sc, self.mask, self.moves,
-                self.nmoves, self.midx, tables.short, tables.long, self.stats, budget,
-                tables.grow_at(tables.short), tables.grow_at(tables.long), self.words, self.scratch, self.prefix,
-                self.child_keys, self.best_path, ctl, *self.donated)
+        return (prob.deal, self.stack, C.TableArrays(tables.short, tables.long), self.work, self.donated,
+                self.stats, self.best_path, ctl, budget, tables.grow_at(tables.short), tables.grow_at(tables.long))
 
 
 class _LoneSearch(_Stack):
@@ -283,6 +284,7 @@ class _LoneSearch(_Stack):
         _key_widths(self.params, len(talon_list), len(pos.reserve), r.redeals)
         self.lut = _lookup_table(r, pos.base_rank)
         self.bm = _card_masks(r, pos.base_rank)
+        self.deal = C.DealArrays(self.params, self.reserve, self.talon, self.lut, self.bm)
         super().__init__(MAX_LEVELS, _max_moves(r, len(talon_list)))
         self.sc[0, C.SC_RES] = len(pos.reserve)
         self.sc[0, C.SC_WB] = len(pos.waste)

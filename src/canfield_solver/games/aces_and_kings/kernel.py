@@ -22,6 +22,7 @@ kernel asks (``NEED_TABLE``, ``NEED_STACK``) until the memory limit says ``unkno
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,13 +31,40 @@ from ...jit import njit
 from .. import codes
 from ..codes import A_PILE, K_PILE
 
-__all__ = ["CAP", "EXHAUSTED", "NEED_STACK", "NEED_TABLE", "RUNNING", "WON", "init", "rehash", "search"]
+__all__ = ["CAP", "EXHAUSTED", "NEED_STACK", "NEED_TABLE", "RUNNING", "WON", "Board", "Frames", "Table", "init",
+           "rehash", "search"]
 
 CAP = 52                      # cards a column can hold (a column never holds more than the deck)
 RUNNING, WON, EXHAUSTED, NEED_TABLE, NEED_STACK = 0, 1, 2, 3, 4
 # meta's fields
 M_DEPTH, M_TOP, M_COUNT, M_NODES, M_INSUIT, M_HOME, M_BEST = 0, 1, 2, 3, 4, 5, 6
 _OPEN = 80                    # the most moves one position can have, with room to spare (13 x 6)
+
+
+class Board(NamedTuple):
+    """The one position the search changes in place, with its key's running hashes."""
+
+    cols: np.ndarray  #: int64[13, CAP], each column's cards, first-dealt first
+    lens: np.ndarray  #: int64[13], how many cards each column holds
+    fnd: np.ndarray   #: int64[8], per suit the cards on its ace pile, then on its king pile
+    h1: np.ndarray    #: uint64[13, CAP + 1], each column's prefix hashes (first hash)
+    h2: np.ndarray    #: uint64[13, CAP + 1], the same with the second hash
+
+
+class Table(NamedTuple):
+    """The set of positions reached: both 64-bit words of each key, open addressing (0 empty)."""
+
+    t1: np.ndarray  #: uint64[rows], first words
+    t2: np.ndarray  #: uint64[rows], second words
+
+
+class Frames(NamedTuple):
+    """The stack of frames: each frame's moves in one flat buffer."""
+
+    buf: np.ndarray     #: int64[n], the moves of every frame, one after another
+    fstart: np.ndarray  #: int64[depth], where each frame's moves start in ``buf``
+    fcount: np.ndarray  #: int64[depth], how many moves each frame has
+    fnext: np.ndarray   #: int64[depth], the index of each frame's next move to try
 
 # The move code (codes.py), compiled from its own text (inlined by Numba into each caller).
 _move = njit(inline="always")(codes.ak_move)
@@ -308,8 +336,25 @@ def _undo(cols, lens, fnd, h1, h2, m):
 
 
 @njit(cache=True)
-def init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng):
-    """Hash the start position, enter it in the table and push its frame; ``WON`` if it is won already."""
+def init(board, table, frames, meta, rng):
+    """Hash the start position, enter it in the table and push its frame; ``WON`` if it is won already.
+
+    Parameters
+    ----------
+    board : Board
+        The start position (its hashes are filled here).
+    table : Table
+        The empty set of reached positions.
+    frames : Frames
+        The stack of frames; frame 0 receives the start's moves.
+    meta : int64[8]
+        The search's counters (``M_*``); ``M_INSUIT`` set by the caller.
+    rng : uint64[1]
+        The move order's random state (0: the fixed order).
+    """
+    cols, lens, fnd, h1, h2 = board
+    t1, t2 = table
+    buf, fstart, fcount, fnext = frames
     for i in range(13):
         for n in range(lens[i]):
             _push_hash(h1, h2, i, n, cols[i, n])
@@ -335,10 +380,29 @@ def init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng)
 
 
 @njit(cache=True, nogil=True)
-def search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng, budget):
+def search(board, table, frames, meta, rng, budget):
     """At most ``budget`` new positions; returns ``WON`` (the line is each frame's last move tried, frames
     ``0 .. meta[M_DEPTH] - 1``), ``EXHAUSTED`` (every reachable position searched: lost), ``RUNNING``
-    (budget spent), or ``NEED_TABLE`` / ``NEED_STACK`` (grow that array and call again)."""
+    (budget spent), or ``NEED_TABLE`` / ``NEED_STACK`` (grow that array and call again).
+
+    Parameters
+    ----------
+    board : Board
+        The position the search stands at, changed in place.
+    table : Table
+        The set of reached positions.
+    frames : Frames
+        The stack of frames.
+    meta : int64[8]
+        The search's counters (``M_*``), kept between calls.
+    rng : uint64[1]
+        The move order's random state.
+    budget : int
+        The most new positions this call reaches.
+    """
+    cols, lens, fnd, h1, h2 = board
+    t1, t2 = table
+    buf, fstart, fcount, fnext = frames
     in_suit = meta[M_INSUIT] == 1
     keys = np.empty(_OPEN, np.int64)
     where = np.empty(52, np.int64)
@@ -416,8 +480,9 @@ def _warm() -> None:
     buf, fstart, fcount, fnext = (np.zeros(64, np.int64) for _ in range(4))
     meta = np.zeros(8, np.int64)
     rng = np.ones(1, np.uint64)
-    init(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng)
-    search(cols, lens, fnd, h1, h2, t1, t2, buf, fstart, fcount, fnext, meta, rng, 16)
+    board, frames = Board(cols, lens, fnd, h1, h2), Frames(buf, fstart, fcount, fnext)
+    init(board, Table(t1, t2), frames, meta, rng)
+    search(board, Table(t1, t2), frames, meta, rng, 16)
     rehash(t1, t2, np.zeros(32, np.uint64), np.zeros(32, np.uint64))
 
 

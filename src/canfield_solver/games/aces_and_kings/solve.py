@@ -192,8 +192,9 @@ class _Probe:
         self.meta[K.M_INSUIT] = int(p.in_suit)
         x = (order_seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64 if order_seed else 0
         self.rng = np.array([x], np.uint64)
-        self.status = K.init(self.cols, self.lens, self.fnd, self.h1, self.h2, self.t1, self.t2, self.buf,
-                             self.fstart, self.fcount, self.fnext, self.meta, self.rng)
+        self.board = K.Board(self.cols, self.lens, self.fnd, self.h1, self.h2)
+        self.status = K.init(self.board, K.Table(self.t1, self.t2),
+                             K.Frames(self.buf, self.fstart, self.fcount, self.fnext), self.meta, self.rng)
 
     def _used(self, table: int, frames: int, buf: int) -> int:
         return table * 16 + frames * 24 + buf * 8
@@ -219,8 +220,8 @@ class _Probe:
                 self.fstart, self.fcount, self.fnext = (np.concatenate([a, np.zeros_like(a)])
                                                         for a in (self.fstart, self.fcount, self.fnext))
                 self.buf = np.concatenate([self.buf, np.zeros_like(self.buf)])
-            self.status = K.search(self.cols, self.lens, self.fnd, self.h1, self.h2, self.t1, self.t2, self.buf,
-                                   self.fstart, self.fcount, self.fnext, self.meta, self.rng, step)
+            self.status = K.search(self.board, K.Table(self.t1, self.t2),
+                                   K.Frames(self.buf, self.fstart, self.fcount, self.fnext), self.meta, self.rng, step)
             return Step.DONE if self.status in (K.WON, K.EXHAUSTED) else Step.GOING
 
         def nodes() -> int:

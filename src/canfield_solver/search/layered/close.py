@@ -5,6 +5,8 @@ layer's own, its higher children written once each for the next layers; the laye
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...jit import njit
@@ -18,6 +20,41 @@ TABLE_LOAD = 0.7      # a layer's own table doubles at this load
 # counts[] of close_entries: nodes, positions expanded, stuck children cut, best score
 C_NODES, C_EXPANDED, C_STUCK, C_BEST = range(4)
 
+
+
+class Layer(NamedTuple):
+    """A layer's entries, sorted by key, and where each bucket of their keys starts (``index``)."""
+
+    entries: np.ndarray  #: uint64[n, 2], the layer's rows (k0, k1 with its cover field)
+    starts: np.ndarray   #: int64[buckets + 1], ``index(entries)``
+
+
+class CloseBuffers(NamedTuple):
+    """The arrays ``close_entries`` fills and grows (the grown ones come back in its result)."""
+
+    table: np.ndarray  #: uint64[rows, 2], the layer's own table of the m-keeping positions expanded
+    out: np.ndarray    #: uint64[n, 4], the children of higher layers: k0, k1, cover field, m step
+    seen: np.ndarray   #: int64[2 * len(out)], ``out``'s rows by key (open addressing; row + 1, 0 empty)
+    logk: np.ndarray   #: uint64[n, 3], the positions to expand: k0, k1, waste position
+    logp: np.ndarray   #: int64[n, 2], the log index of the position that reached each (-1: an entry), the move
+
+
+class PhaseShape(NamedTuple):
+    """Sizes of a layered phase's deal."""
+
+    ranks: int       #: ranks in a suit
+    full_score: int  #: the score of a won position (every card home)
+    width: int       #: the most moves a position can have
+
+
+class Counters(NamedTuple):
+    """What ``close_entries`` counts, and the flag that stops it."""
+
+    counts: np.ndarray  #: int64[4], C_NODES, C_EXPANDED, C_STUCK, C_BEST
+    stats: np.ndarray   #: int64[NSTATS], the kernel's statistics of the layer's own table (``ST_TTCOUNT``)
+    halt: np.ndarray    #: int64[1], set by another thread to stop between two entries
+
+
 # The formats' functions are codec's, compiled once in the kernel (inlined where they are called).
 _merge_field = K._merge_cover
 _covers = K._covers
@@ -28,14 +65,32 @@ _short_fields = K._short_fields
 
 @njit(cache=True)
 def _mix(k0, k1):
-    """A hash of a key's two words (for ``close_entries``'s table of the children it has written)."""
+    """A hash of a key's two words (for ``close_entries``'s table of the children it has written).
+
+    Parameters
+    ----------
+    k0 : uint64
+        Word 0 of a key.
+    k1 : uint64
+        Word 1.
+    """
     h = (k0 ^ (k1 * np.uint64(0x9E3779B97F4A7C15))) * np.uint64(0xBF58476D1CE4E5B9)
     return h ^ (h >> np.uint64(31))
 
 
 @njit(cache=True)
 def _grown_out(out, nout, seen):
-    """``out`` doubled, and ``seen`` (its rows' places by key) made again for it."""
+    """``out`` doubled, and ``seen`` (its rows' places by key) made again for it.
+
+    Parameters
+    ----------
+    out : uint64[n, 4]
+        The children written so far: k0, k1, cover field, m step.
+    nout : int
+        The rows of ``out`` in use.
+    seen : int64[2 * len(out)]
+        ``out``'s rows by key, open addressing (row + 1; 0 empty).
+    """
     bigger = np.empty((2 * out.shape[0], 4), np.uint64)
     bigger[:nout] = out[:nout]
     seen = np.zeros(2 * seen.shape[0], np.int64)
@@ -55,7 +110,13 @@ INDEX_BITS = 18  # a layer's entries are found through their key's top bits (bel
 @njit(cache=True, nogil=True)
 def index(entries):
     """Where each bucket of the top bits of word 0 (below bit 63) starts in ``entries``: about one bucket
-    for every four entries, at most 2**INDEX_BITS; the bucket count is the array's length less one."""
+    for every four entries, at most 2**INDEX_BITS; the bucket count is the array's length less one.
+
+    Parameters
+    ----------
+    entries : uint64[n, 2]
+        A layer's rows, sorted by key (``sort.compare``): k0, k1 with its cover field.
+    """
     bits = 4
     while bits < INDEX_BITS and (1 << (bits + 2)) < entries.shape[0]:
         bits += 1
@@ -71,7 +132,21 @@ def index(entries):
 @njit(cache=True)
 def find(entries, starts, k0, k1, keep):
     """The index of the entry with key (k0, k1) (cover fields aside), or -1: a binary search within its
-    bucket of ``starts``."""
+    bucket of ``starts``.
+
+    Parameters
+    ----------
+    entries : uint64[n, 2]
+        A layer's rows, sorted by key (``sort.compare``): k0, k1 with its cover field.
+    starts : int64[buckets + 1]
+        Where each bucket of the entries' top key bits starts (``index``).
+    k0 : uint64
+        Word 0 of the key sought.
+    k1 : uint64
+        Word 1, its cover field cleared.
+    keep : uint64
+        The mask word 1 of an entry is compared under (its cover field cleared).
+    """
     nb = starts.shape[0] - 1
     bits = 0
     while (1 << bits) < nb:
@@ -92,8 +167,7 @@ def find(entries, starts, k0, k1, keep):
 
 
 @njit(cache=True, nogil=True)
-def close_entries(entries, starts, lo, hi, table, out, seen, logk, logp, params, reserve, talon, lut, bm, ranks, full_score, width,
-           recover, target, found, budget, halt, counts, stats):
+def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budget, counters):
     """Expand entries ``lo:hi`` of a layer and every position their m-keeping moves reach.
 
     Each entry stands for the waste positions its cover field names (a residue's least position; the
@@ -110,7 +184,38 @@ def close_entries(entries, starts, lo, hi, table, out, seen, logk, logp, params,
     ``found[1]`` won, or reached ``target``: k0, k1, waste position, in a lower layer's closure) leads back
     to an entry. The arrays grow here as needed; the ones in use are returned. Stops with BUDGET between two
     entries once ``counts[C_NODES]`` reaches ``budget``.
+
+    Parameters
+    ----------
+    layer : Layer
+        The layer's entries and their index (``Layer``).
+    lo : int
+        The first entry to close.
+    hi : int
+        The entry after the last.
+    bufs : CloseBuffers
+        The arrays filled and grown here (``CloseBuffers``).
+    deal : DealArrays
+        The deal's arrays, with the phase's own parameters (covering, key widths).
+    shape : PhaseShape
+        Ranks, the won score and the most moves a position has (``PhaseShape``).
+    recover : bool
+        Keep the whole call's log, so that ``found`` leads back to an entry.
+    target : uint64[4]
+        With ``recover``: k0, k1, waste position of a lower layer's position to find, and 1 in word 3 to look
+        for a win instead.
+    found : int64[2]
+        Receives the log index of the position whose move reached the win or the target, and that move.
+    budget : int
+        Stop between two entries once ``counts[C_NODES]`` reaches it.
+    counters : Counters
+        The counts, the layer table's statistics and the halt flag (``Counters``).
     """
+    entries, starts = layer
+    table, out, seen, logk, logp = bufs
+    params, reserve, talon, lut, bm = deal
+    ranks, full_score, width = shape
+    counts, stats, halt = counters
     cols = np.zeros((2, C.MAXCOLS, C.COLCAP), np.int8)
     sc = np.zeros((2, C.NSC), np.int64)
     mask = np.zeros(2, np.uint64)
@@ -170,7 +275,7 @@ def close_entries(entries, starts, lo, hi, table, out, seen, logk, logp, params,
                 have = True
             R.set_waste(sc, mask, np.int64(logk[read, 2]))
             counts[C_EXPANDED] += 1
-            n = K._gen(cols, sc, mask, 0, params, reserve, talon, lut, bm, moves, True, scratch, -1, -1, -1)
+            n = K._gen(deal, cols, sc, mask, 0, moves, True, scratch, -1, -1, -1)
             K._copy_cards(cols, sc, 0)
             for k in range(n):
                 K._reset_level(cols, sc, mask, 0)
@@ -255,6 +360,15 @@ def close_entries(entries, starts, lo, hi, table, out, seen, logk, logp, params,
 
 @njit(cache=True)
 def _grown_log(logk, logp):
+    """The close kernel's log doubled.
+
+    Parameters
+    ----------
+    logk : uint64[n, 3]
+        The log's keys and waste positions.
+    logp : int64[n, 2]
+        The log's parents and moves.
+    """
     k = np.empty((2 * logk.shape[0], 3), np.uint64)
     p = np.empty((2 * logp.shape[0], 2), np.int64)
     k[: logk.shape[0]] = logk
@@ -264,6 +378,32 @@ def _grown_log(logk, logp):
 
 @njit(cache=True)
 def level_of(k0, k1, wp, params, reserve, talon, lut, ranks, cols, sc, mask):
-    """Level 0 of ``cols``/``sc``/``mask`` made the position (k0, k1, waste position)."""
+    """Level 0 of ``cols``/``sc``/``mask`` made the position (k0, k1, waste position).
+
+    Parameters
+    ----------
+    k0 : uint64
+        Word 0 of the short key.
+    k1 : uint64
+        Word 1 of the short key, its cover field cleared.
+    wp : int
+        The waste position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    reserve : int64[n]
+        The reserve's cards, bottom first; ``sc[d, SC_RES]`` of them are left.
+    talon : int64[n + 1]
+        The talon's cards by index: the waste bottom first, then the stock top first.
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    ranks : int
+        Ranks in a suit.
+    cols : int8[2, MAXCOLS, COLCAP]
+        Receives the position's columns at level 0.
+    sc : int64[2, NSC]
+        Receives its scalars at level 0.
+    mask : uint64[2]
+        Receives its talon mask at level 0.
+    """
     R.level_from_row(k0, k1, params, reserve, talon, lut, cols, sc, mask, ranks)
     R.set_waste(sc, mask, wp)

@@ -12,7 +12,7 @@ from ...errors import SolverBugError
 from .. import codec as C
 from .. import kernel as K
 from ..problem import _LoneSearch, _max_moves
-from .close import C_BEST, close_entries
+from .close import C_BEST, CloseBuffers, Counters, Layer, PhaseShape, close_entries
 from .slot import Slot
 from .sort import cuts, kway, sorted_run
 from .store import Layers
@@ -97,9 +97,10 @@ class Phase:
         tgt = np.zeros(4, np.uint64) if target is None else np.array(target, np.uint64)
         prob = self.prob
         status, nout, _nlog, slot.table, slot.out, slot.seen, slot.logk, slot.logp = close_entries(
-            entries, starts, lo, hi, slot.table, slot.out, slot.seen, slot.logk, slot.logp, self.params, prob.reserve,
-            prob.talon, prob.lut, prob.bm, self.rules.ranks, self.full, self.width, recover, tgt, found, budget,
-            slot.halt, slot.counts, slot.stats)
+            Layer(entries, starts), lo, hi, CloseBuffers(slot.table, slot.out, slot.seen, slot.logk, slot.logp),
+            C.DealArrays(self.params, prob.reserve, prob.talon, prob.lut, prob.bm),
+            PhaseShape(self.rules.ranks, self.full, self.width), recover, tgt, found, budget,
+            Counters(slot.counts, slot.stats, slot.halt))
         return status, nout, found
 
     def sorted_runs(self, slot: Slot, nout: int) -> list[tuple[int, np.ndarray]]:
