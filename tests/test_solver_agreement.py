@@ -209,6 +209,61 @@ def test_covering_keeps_every_verdict_many(preset):
     assert checked >= 1500 and fired >= checked // 5, (checked, fired)
 
 
+# The talon as a pool (kernel._pool_chain, docs/solver-notes.md): with draw 1 and unlimited redeals a talon
+# card goes onto a column only where a chain of talon cards from it ends at a card a move can put on it next.
+POOL_RULES = {
+    "canfield-draw1": get_rules("canfield-draw1"),
+    "whole-pile-draw1": get_rules("canfield-whole-pile").replace(name="whole-pile-draw1", draw=1),
+    "any-suit-draw1-unlimited": Rules(name="any-suit-draw1-unlimited", build="any", draw=1),
+}
+# One column and a big reserve make lost deals (the any-suit rules lose none of these: checked for wins alone).
+POOL_SHAPES = [(4, 4, 1), (4, 3, 1), (5, 4, 1), (6, 4, 1), (5, 2, 2), (6, 2, 2)]
+POOL_LOST = {"canfield-draw1": 8, "whole-pile-draw1": 8, "any-suit-draw1-unlimited": 0}  # at least, of 200
+
+
+def check_pool(name, seeds, workers=1):
+    """The oracle, the search with the pool rule and the search without it agree on every deal; the rule
+    changes the search on a fair share of them, and never grows a proof of loss. (checked, lost, changed)"""
+    from unittest import mock
+
+    import canfield_solver.search.problem as solver_module
+
+    checked = lost = changed = 0
+    for seed in seeds:
+        shape = POOL_SHAPES[seed % len(POOL_SHAPES)]
+        ranks, reserve, columns = shape
+        deal = Deal.from_seed(seed, POOL_RULES[name].replace(ranks=ranks, reserve_size=reserve, columns=columns))
+        try:
+            truth = exhaustive_winnable(deal, max_states=12_000)
+        except RuntimeError:
+            continue
+        with_pool = solve(deal, workers=workers)
+        with mock.patch.object(solver_module, "POOL", False):
+            without = solve(deal, workers=workers)
+        assert (with_pool.verdict is Verdict.SOLVED) == truth == (without.verdict is Verdict.SOLVED), (name, seed)
+        assert with_pool.verdict is not Verdict.UNKNOWN
+        checked += 1
+        changed += (with_pool.nodes, with_pool.positions) != (without.nodes, without.positions)
+        if not truth:
+            lost += 1
+            if workers == 1:
+                assert with_pool.positions <= without.positions, seed
+    return checked, lost, changed
+
+
+def test_the_pool_rule_keeps_every_verdict_sample():
+    checked, lost, changed = check_pool("canfield-draw1", range(36))
+    assert checked >= 30 and lost >= 2 and changed >= checked // 5, (checked, lost, changed)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("name", list(POOL_RULES))
+def test_the_pool_rule_keeps_every_verdict(name, workers):
+    checked, lost, changed = check_pool(name, range(200), workers)
+    assert checked >= 150 and lost >= POOL_LOST[name] and changed >= checked // 5, (checked, lost, changed)
+
+
 @pytest.mark.exhaustive
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile"])

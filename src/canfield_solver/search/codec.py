@@ -50,7 +50,9 @@ P_RDL_BITS = 15       # redeals used (0 when unlimited)
 P_COVER = 16      # 1: rows merge the waste positions of one position and cover the later ones (cover field)
 P_COVER_BITS = 17     # bits per residue in a row's cover field
 P_FKEY = 18       # 1: a short key's first field holds the foundation heights instead of the talon mask
-NPARAMS = 19
+P_POOL = 19       # 1: the talon is a pool (draw 1, unlimited redeals): a talon card goes onto a column only when a
+                  # chain of talon cards from it ends at a card that can be put on it next (kernel._pool_chain)
+NPARAMS = 20
 
 # Card lookup table (int64[52, LUT_WIDTH]), built once per search in Python: lut[c, h] for h < 52 is 1 when
 # card c may be built on card h; then the card's rank counted from the base, and the -1 padded lists of the

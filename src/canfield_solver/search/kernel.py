@@ -75,6 +75,7 @@ from .codec import (  # noqa: F401 (the constants the compiled functions read)
     P_GAPFILL,
     P_GAPLOCK,
     P_NCOLS,
+    P_POOL,
     P_RANKS,
     P_REDEALS,
     P_SAFE,
@@ -949,6 +950,88 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
 
 
 @helper(**_INLINE)
+def _pool_anchors(deal, cols, sc, mask, d):
+    """For ``_pool_chain``: the talon's cards as a card mask, and the cards outside the talon that a move can
+    put onto another card now (the reserve's top; each column's bottom, moving with its whole column, and
+    its top card where a top card moves alone).
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level that holds the position.
+    """
+    params, reserve, talon, _lut, _bm = deal
+    pool_cards = np.uint64(0)
+    m = mask[d]
+    while m != np.uint64(0):
+        pool_cards |= _bit(talon[np.int64(_ctz(m))])
+        m &= m - np.uint64(1)
+    anchors = np.uint64(0)
+    res = sc[d, SC_RES]
+    if res > 0:
+        anchors |= _bit(reserve[res - 1])
+    tops = params[P_COLMOVES] == 0
+    for c in range(params[P_NCOLS]):
+        ln = sc[d, SC_LEN + c]
+        if ln > 0:
+            anchors |= _bit(cols[d, c, 0])
+            if tops:
+                anchors |= _bit(cols[d, c, ln - 1])
+    return pool_cards, anchors
+
+
+@helper(**_INLINE)
+def _pool_chain(card, bm, pool_cards, anchors):
+    """Whether talon card ``card`` put on a column could be used by the next move, as a line that puts a talon
+    card on a column can always be played: a chain of talon cards built down from ``card``, one on the
+    other, ends with one of ``anchors`` (cards that a move can put on another now).
+
+    Why a line can always be so (with the talon a pool: every talon card can be played at any time, draw 1
+    with unlimited redeals): in a winning line, move a talon card's play onto a column to just before the
+    first move that puts a card on it. The moves in between touch neither that card nor its column (its
+    column's top was that card), so they stay legal with the card still in the talon and the column's top
+    the card below; a card never built on need not leave the talon at all (it goes home from the talon, or
+    whatever column it moved to, it reaches there from the talon). Done for every such play, each talon
+    card put on a column is followed at once by a card put on it: another talon card, which is followed at
+    once by one put on it, and so on, down to a card from outside the talon, which a move could put there
+    already (the chain's cards were all in the talon). docs/solver-notes.md, "A talon card onto a column
+    only when it is built on next".
+
+    Parameters
+    ----------
+    card : int
+        The talon card to put on a column.
+    bm : uint64[BM_SIZE]
+        The card bit masks (``BM_*``).
+    pool_cards : uint64
+        The talon's cards, as a card mask (``_pool_anchors``).
+    anchors : uint64
+        The cards outside the talon a move can put on a card now, less those of the column ``card`` goes to.
+    """
+    frontier = bm[BM_GUESTS + card]
+    reached = np.uint64(0)
+    while frontier != np.uint64(0):
+        if frontier & anchors:
+            return True
+        reached |= frontier
+        nxt = np.uint64(0)
+        f = frontier & pool_cards
+        while f != np.uint64(0):
+            nxt |= bm[BM_GUESTS + np.int64(_ctz(f))]
+            f &= f - np.uint64(1)
+        frontier = nxt & ~reached
+    return False
+
+
+@helper(**_INLINE)
 def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
@@ -971,7 +1054,8 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
     out : int64[width]
         Receives the moves.
     use_safe : bool
-        Whether a safe move, when there is one, is returned as the only move.
+        Whether to prune: a safe move, when there is one, is returned as the only move, and talon cards go
+        onto columns only where ``_pool_chain`` allows (``P_POOL``).
     scratch : int64[SCRATCH_SIZE]
         Work space (offsets ``SCR_*``).
     undo_src : int
@@ -1058,6 +1142,11 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
                 out[n] = _mv(K_TT, c, t, ln, 0)
                 n += 1
     # 4. Waste to the tableau.
+    pool = use_safe and params[P_POOL] == 1 and nq > 0  # pruning, as the safe moves are
+    pool_cards = np.uint64(0)
+    anchors = np.uint64(0)
+    if pool:
+        pool_cards, anchors = _pool_anchors(deal, cols, sc, mask, d)
     for k in range(nq):
         card = talon[qidx[k]]
         if not fits_top & _bit(card):
@@ -1065,7 +1154,9 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
         for c in range(ncols):
             ln = sc[d, SC_LEN + c]
             if ln > 0:
-                if _fits_on(card, cols[d, c, ln - 1], lut):
+                if _fits_on(card, cols[d, c, ln - 1], lut) and (
+                        not pool or _pool_chain(card, bm, pool_cards,
+                                                anchors & ~(_bit(cols[d, c, ln - 1]) | _bit(cols[d, c, 0])))):
                     out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
                     n += 1
             elif gaps_open:

@@ -29,6 +29,7 @@ BASE_CAP = 720 * 2**20  # bytes: up to this cap the tables grow as under the old
 FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
 SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
 COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
+POOL = True  # with draw 1 and unlimited redeals, talon cards go onto columns only to be built on (_pool_chain)
 
 
 _COLMOVES = {"top-and-whole": 0, "whole": 1, "runs": 2, "whole-or-freeing": 3}
@@ -63,6 +64,10 @@ def _params(r: Rules) -> np.ndarray:
     # Covering end-of-pass positions needs every pass to end in the one cycle key: unlimited redeals,
     # more than one card a draw (draw 1 has no position off the cycle).
     p[C.P_COVER] = 1 if COVER and r.redeals is None and r.draw > 1 else 0
+    # The talon as a pool (kernel._pool_chain): every talon card can be played at any time, and a play
+    # moved later changes no other move (no gap lock; columns move only as a top card or whole).
+    p[C.P_POOL] = 1 if (POOL and r.draw == 1 and r.redeals is None and r.moves_while_gap_open
+                        and r.column_moves in ("top-and-whole", "whole")) else 0
     return p
 
 
