@@ -1088,6 +1088,17 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
                 if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
                     out[0] = _mv(K_TF, c, 0, 1, 0)
                     return 1
+        if params[P_POOL] == 1:
+            # A talon card of a pool can go home at any moment, from any waste position (the key holds none),
+            # so a safe one is as safe as the reserve's top (docs/solver-notes.md, the talon as a pool).
+            m = mask[d]
+            while m != np.uint64(0):
+                i = np.int64(_ctz(m))
+                m &= m - np.uint64(1)
+                card = talon[i]
+                if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
+                    out[0] = _mv(K_WF, i, 0, 1, 0)
+                    return 1
     qidx = scratch[SCR_QIDX:SCR_QRD]
     qrd = scratch[SCR_QRD:SCR_PRES]
     nq = _waste_targets(sc, mask, d, params, qidx, qrd, scratch[SCR_PRES:SCR_ORDER])
