@@ -99,3 +99,70 @@ def test_a_resumed_target_run_reports_every_follow_up_the_store_holds(tmp_path):
     tp = out["two_phase"]
     assert tp["followup"]["sample_size"] == 25
     assert tp["ci95"] == held["two_phase"]["ci95"] and tp["win_rate"] == held["two_phase"]["win_rate"]
+
+
+# --- A plan before the first deal (issue 59 item 5): the project's own studies, or the pilot's cost -----------
+
+def test_a_plan_before_the_first_deal_comes_from_the_projects_study_and_writes_nothing(tmp_path):
+    db = tmp_path / "new.sqlite"
+    out = CliRunner().invoke(cli, ["winrate", "--rules", "chameleon", "--target", "1", "--plan", "--db", str(db)])
+    assert out.exit_code == 0, out.output
+    assert "planned from the project's own study of chameleon (1,000 deals" in out.output
+    assert "not from your store" in out.output and "core-hours" in out.output and "Dask" in out.output
+    assert "canfield winrate --rules chameleon --target 1 --db" in out.output  # the command to run it
+    assert list(tmp_path.iterdir()) == []  # nothing written
+    pq = tmp_path / "dataset"
+    out = CliRunner().invoke(cli, ["winrate", "--rules", "rainbow", "--target", "1", "--plan", "--parquet-dir",
+                                   str(pq), "--json"])
+    got = json.loads(out.output)
+    assert got["prior"]["rules"] == "rainbow" and got["plan"]["deals"] > 1000
+    assert any("follow-up" in a for a in got["plan"]["assumed"])  # rainbow has no follow-up: said as assumed
+    assert not pq.exists()
+
+
+def test_rules_the_project_never_studied_get_the_pilots_cost(tmp_path):
+    rules = tmp_path / "mine.json"
+    rules.write_text('{"name": "canfield", "draw": 1, "redeals": 2}')  # a preset's name, other rules
+    out = CliRunner().invoke(cli, ["winrate", "--rules-file", str(rules), "--target", "1", "--plan",
+                                   "--max-seconds", "2", "--db", str(tmp_path / "s.sqlite")])
+    assert out.exit_code == 0, out.output
+    assert "no study of these rules in the project" in out.output and "planned from" not in out.output
+    assert "1,000 deals at 2 s, then 20 follow-ups" in out.output and "core-s" in out.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]
+
+
+def test_the_shipped_priors_are_the_committed_datasets():
+    """priors.json says what benchmarks/results/winrates holds (benchmarks/make_priors.py wrote it)."""
+    from pathlib import Path
+
+    from canfield_solver.engine.rules import get_rules
+    from canfield_solver.studies.dataset import ParquetResults
+    from canfield_solver.studies.priors import prior
+    from canfield_solver.studies.target import measure, stored_extent
+
+    dataset = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "winrates"
+    if not dataset.is_dir():
+        pytest.skip("the committed dataset is not beside this package (an installed copy without the repository)")
+    pytest.importorskip("pyarrow")
+    for name in ("chameleon", "canfield-draw1"):
+        r = get_rules(name)
+        st = ParquetResults(str(dataset), create=False)
+        try:
+            m = measure(st, r, stored_extent(st, r), followup_threads=2)
+        finally:
+            st.close()
+        pr = prior(r)
+        assert pr is not None
+        assert (pr.deals, pr.won, pr.lost, pr.unknown, pr.followups) == (m.deals, m.won, m.lost, m.unknown, m.followups)
+        assert pr.c1 == pytest.approx(m.c1, abs=1e-3)
+
+
+def test_a_plan_says_which_figures_it_assumed():
+    from canfield_solver.studies.target import Measured, plan_from
+
+    few = plan_from(Measured(12, 9, 3, 0, 0, 0, 0, 0, 0.2, 30.0, None), 1.0)
+    assert any("from 12 deals only" in a for a in few.assumed) and "ASSUMED" in str(few)
+    nofollow = plan_from(Measured(1000, 700, 200, 100, 0, 0, 0, 0, 0.3, 30.0, None), 1.0)
+    assert len(nofollow.assumed) == 2 and "no follow-up stored" in str(nofollow)
+    measured = plan_from(Measured(1000, 700, 200, 100, 20, 8, 12, 0, 0.3, 25.0, None), 1.0)
+    assert measured.assumed == () and "ASSUMED" not in str(measured)

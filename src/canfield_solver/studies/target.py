@@ -62,6 +62,7 @@ class Plan:
     done_deals: int = 0
     done_followups: int = 0
     floor: float = 0.0
+    assumed: tuple[str, ...] = ()  # figures not measured (no follow-up yet, too few deals): said as such
 
     @property
     def more_core_seconds(self) -> float:
@@ -77,6 +78,8 @@ class Plan:
                 f"unknown share {100 * self.u:.1f}%, follow-up win share {100 * self.q:.1f}%, "
                 f"{self.c1:.3f} core-s a deal, {self.c2:.1f} a follow-up: about {self.more_core_seconds:,.0f} "
                 f"core-s more ({self.core_seconds:,.0f} in all)")
+        if self.assumed:
+            text += f"; ASSUMED, not measured: {', '.join(self.assumed)}"
         if not self.reachable:
             text += (f"; NOT reachable by sampling: the follow-ups left unknown keep the interval at least "
                      f"±{self.floor:.2f} points wide: raise --followup-seconds")
@@ -161,18 +164,31 @@ def measure(st: Store, rules: RulesKey, deals: int, sample_seed: int = 0, follow
     return Measured(len(rows), won, lost, unknown, sw + sl + su, sw, sl, su, c1, c2, tp)
 
 
-def plan_from(m: Measured, target: float) -> Plan:
+def plan_from(m: Measured, target: float, estimate: float | None = None) -> Plan:
     """``plan`` from what is measured (shares with Agresti and Coull's adjustment, so a pilot that happens
-    to be all one way still plans for some spread)."""
+    to be all one way still plans for some spread); ``estimate``, the win rate where ``m`` has no two-phase
+    estimate of its own (a committed study's, studies.priors)."""
     n = m.won + m.lost + m.unknown
     u = m.unknown / n if n else 0.0
     decided_q = m.sample_won + m.sample_lost
     q = _agresti(m.sample_won / decided_q, decided_q) if decided_q else 0.5
-    p = m.two_phase.estimate if m.two_phase and m.two_phase.estimate is not None else (m.won / n if n else 0.5)
+    if m.two_phase and m.two_phase.estimate is not None:
+        p = m.two_phase.estimate
+    elif estimate is not None:
+        p = estimate
+    else:
+        p = m.won / n if n else 0.5
     s_unknown = m.sample_unknown / m.followups if m.followups else 0.0
     floor = 100 * u * s_unknown / 2  # the sample's unknowns, counted both ways, widen the interval by 2 floors
-    return plan(target, _agresti(p, n), u, q, m.c1, m.c2, done_deals=m.deals, done_followups=m.followups,
-                floor=floor)
+    assumed = []
+    if n < PILOT_DEALS // 10:
+        assumed.append(f"the win rate and unknown share (from {n} deals only)")
+    if m.unknown and not decided_q:
+        assumed.append("the follow-up win share (50%: no follow-up decided yet)")
+    if m.unknown and not m.followups:
+        assumed.append(f"the follow-up cost ({m.c2:g} core-s: no follow-up stored)")
+    return replace(plan(target, _agresti(p, n), u, q, m.c1, m.c2, done_deals=m.deals, done_followups=m.followups,
+                        floor=floor), assumed=tuple(assumed))
 
 
 ReportFn = Callable[[str], None]
@@ -208,7 +224,7 @@ def run_to_target(
     tell = say or (lambda _s: None)
     with store_at(store) as st:
         assert st is not None
-        deals = max(pilot, _stored_extent(st, kept))
+        deals = max(pilot, stored_extent(st, kept))
         # a resumed study starts from the follow-ups it holds: its first round then re-searches nothing
         held = recount(st, kept, [(0, deals)], sample_seed)
         followups = max(PILOT_FOLLOWUPS, held.sample_size if held else 0)
@@ -241,7 +257,7 @@ def run_to_target(
         raise StudyError(f"the target was not reached in {max_rounds} rounds; {last}")
 
 
-def _stored_extent(st: Store, kept: RulesKey) -> int:
+def stored_extent(st: Store, kept: RulesKey) -> int:
     """How far seeds 0.. are done in the store: the largest k with every seed below k stored (a resumed run
     starts its first batch there; counts grow with k, so a binary search finds it)."""
     lo, hi = 0, 1 << 24
@@ -256,19 +272,21 @@ def _stored_extent(st: Store, kept: RulesKey) -> int:
 
 def planned(rules: "str | Rules", target: float, *, db: "str | os.PathLike[str] | None" = None, parquet: "str | os.PathLike[str] | None" = None,
             sample_seed: int = 0, followup_threads: int | None = None) -> Plan | None:
-    """The plan for ``target`` from what a store or dataset holds of ``rules`` (``--plan``); None when it holds
-    no first-pass rows to measure (run the pilot first)."""
+    """The plan for ``target`` from what a store or dataset holds of ``rules`` (``--plan``); None when there is
+    no such store yet or it holds no first-pass rows to measure (run the pilot first). Writes nothing."""
     from .stores import open_stored
 
     kept = stored_rules(get_rules(rules))
+    if (db is not None and not os.path.exists(db)) or (parquet is not None and not os.path.isdir(parquet)):
+        return None  # no store yet: nothing measured (studies.priors plans from the project's own studies)
     st = open_stored(db, parquet)
     if st is None:
         return None
     with closing(st):
-        deals = _stored_extent(st, kept)
+        deals = stored_extent(st, kept)
         if deals == 0:
             return None
         return plan_from(measure(st, kept, deals, sample_seed, followup_threads or os.cpu_count() or 1), target)
 
 
-__all__ = ["Measured", "Plan", "measure", "plan", "plan_from", "planned", "run_to_target"]
+__all__ = ["Measured", "Plan", "measure", "plan", "plan_from", "planned", "run_to_target", "stored_extent"]

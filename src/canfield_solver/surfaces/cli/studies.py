@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shlex
 import sys
 import time
 from typing import Any
@@ -20,8 +21,10 @@ from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
 from ...studies.store import ResultStore
 from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
+from ...studies.target import PILOT_DEALS, PILOT_FOLLOWUPS
 from ...studies.two_phase import run_followup, stored_two_phase
 from .common import (
+    INVOKED,
     SECONDS,
     Terminated,
     UserError,
@@ -234,6 +237,39 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     return 0
 
 
+def _plan_before_the_first_deal(r: Any, target: float, where: str, max_seconds: float, followup_seconds: float,
+                                jobs: int | None, as_json: bool) -> int:
+    """``--target --plan`` with nothing stored in ``where``: the plan from the project's own study of these
+    rules (studies.priors), or what the pilot costs; writes nothing."""
+    from ...studies.priors import pilot_cost, prior_plan
+
+    cores = jobs or os.cpu_count() or 1
+    command = shlex.join(a for a in INVOKED if a != "--plan")  # the same command without --plan
+    got = prior_plan(r, target)
+    if got is None:
+        core, wall = pilot_cost(max_seconds, followup_seconds, cores)
+        if as_json:
+            click.echo(json.dumps({"plan": None, "pilot_core_seconds": core, "pilot_wall_seconds": wall}))
+        else:
+            click.echo(f"no rows of {r.name} stored in {where!r} yet, and no study of these rules in the project "
+                       f"to plan from. The first run's pilot ({PILOT_DEALS:,} deals at {max_seconds:g} s, then "
+                       f"{PILOT_FOLLOWUPS} follow-ups at {followup_seconds:g} s) costs at most {core:,.0f} core-s "
+                       f"({wall / 3600:.1f} h on {cores} cores), then plans from what it measured:\n"
+                       f"  canfield {command}")
+        return 0
+    p, pr = got
+    hours = p.core_seconds / 3600
+    if as_json:
+        click.echo(json.dumps({"plan": p.__dict__, "more_core_seconds": p.more_core_seconds, "prior": pr.__dict__}))
+        return 0
+    click.echo(f"no rows of {r.name} stored in {where!r} yet: planned from {pr.describe()}, not from your store:")
+    click.echo(str(p).replace("measured win rate", "its win rate"))
+    click.echo(f"that is about {hours:,.1f} core-hours: {hours / cores:,.1f} h on {cores} cores here, "
+               f"{hours / 64:,.1f} h on a Dask cluster of 64 cores (--scheduler); the first run measures again "
+               f"on {PILOT_DEALS:,} deals and plans from its own figures:\n  canfield {command}")
+    return 0
+
+
 def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_dir: str | None, max_seconds: float,
                followup_seconds: float, max_memory_mb: int | None, jobs: int | None, scheduler: str | None,
                sample_seed: int, pilot: int, as_json: bool, quiet: bool) -> int:
@@ -243,9 +279,8 @@ def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_d
     if plan_only:
         p = planned(r, target, db=db, parquet=parquet_dir, sample_seed=sample_seed, followup_threads=jobs)
         if p is None:
-            click.echo(f"canfield: no rows of {r.name} stored yet to plan from: run the same command without "
-                       f"--plan (its pilot is {pilot:,} deals)", err=True)
-            return 1
+            return _plan_before_the_first_deal(r, target, db or parquet_dir or "", max_seconds, followup_seconds,
+                                               jobs, as_json)
         click.echo(json.dumps({"plan": p.__dict__, "more_core_seconds": p.more_core_seconds}) if as_json else str(p))
         return 0
     store: Any
