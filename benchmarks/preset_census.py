@@ -49,9 +49,8 @@ def stack_sample(prob) -> dict:
         full.append(n_all)
         safe_fired += n_safe == 1 and n_all > 1
         nb = K._key(prob.cols, prob.sc, prob.mask, d, prob.params, words, scratch)
-        if nb != C.LONG_ONLY:
-            bits.append(int(nb))
-        short_fit += int(K._compact(words, nb, prob.params, prob.sc, d)) if nb != C.LONG_ONLY else 0
+        bits.append(int(nb))
+        short_fit += int(K._compact(words, nb, prob.params, prob.sc, d))
     return {"levels": levels, "moves": full, "safe": safe_fired, "kinds": kinds, "bits": bits, "short": short_fit}
 
 
@@ -96,11 +95,8 @@ def census(preset: str, seeds: range, nodes: int, memory_mb: int) -> None:
     print(f"  stack sample, {tot['levels']} positions: moves median {statistics.median(moves):.0f}, mean "
           f"{statistics.fmean(moves):.1f}; a safe move fires in {tot['safe'] / tot['levels']:.1%}; moves by kind: "
           + ", ".join(f"{name} {c / k:.0%}" for name, c in kinds.most_common()))
-    if bits:
-        print(f"  column stream bits (where measured, {len(bits)}): median {statistics.median(bits):.0f}, "
-              f"max {max(bits)}; positions whose key fits a short key {tot['short_fit'] / tot['levels']:.0%}")
-    else:
-        print(f"  column stream not measured (suit bits {C.SUIT_BITS[C.BUILD_CODES[rules.build]]}: every key long)")
+    print(f"  column stream bits ({len(bits)} positions): median {statistics.median(bits):.0f}, "
+          f"max {max(bits)}; positions whose key fits a short key {tot['short_fit'] / tot['levels']:.0%}")
 
 
 def main(argv: list[str] | None = None) -> int:

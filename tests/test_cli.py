@@ -118,8 +118,15 @@ def test_an_unknown_verdict_says_what_stopped_the_search():
 def test_solve_method_layered_and_its_refusals():
     res = invoke("solve", "--seed", "0", "--method", "layered", "--json")
     assert res.exit_code == 1 and json.loads(res.stdout)["verdict"] == "unsolvable"
-    res = invoke("solve", "--seed", "0", "--method", "layered", "--rules", "rainbow")
+    from unittest import mock
+
+    import canfield_solver.search.problem as problem
+
+    with mock.patch.object(problem, "SHORT_KEYS", False):  # a start whose key is long (a huge talon would do it)
+        res = invoke("solve", "--seed", "0", "--method", "layered", "--rules", "rainbow")
     assert res.exit_code == 2 and "keeps short keys only" in res.output and "Traceback" not in res.output
+    res = invoke("solve", "--seed", "0", "--method", "layered", "--rules", "rainbow", "--max-nodes", "1000")
+    assert res.exit_code == 3 and "Traceback" not in res.output  # any-suit keys are short: the phase runs
     res = invoke("solve", "--seed", "0", "--method", "sideways")
     assert res.exit_code == 2 and "'sideways' is not one of" in res.output
     res = invoke("solve", "--seed", "0", "--method", "layered", "--max-nodes", "1000")

@@ -123,7 +123,6 @@ SOLVED = 1
 EXHAUSTED = 2
 GROW = 3          # the short table is due to grow
 GROW_LONG = 4     # the long table is due to grow
-LONG_ONLY = 999   # kernel._key: the column stream was not measured (the key goes to the long table)
 
 # The move code: kind | src << MV_SRC_SHIFT | dst << MV_DST_SHIFT | count << MV_CNT_SHIFT | redeal << ... ---
 K_RF = 0          # reserve to foundation

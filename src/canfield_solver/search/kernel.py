@@ -58,7 +58,6 @@ from .codec import (  # noqa: F401 (the constants the compiled functions read)
     K_TT,
     K_WF,
     K_WT,
-    LONG_ONLY,
     LUT_GUESTS,
     LUT_REL,
     MARK_BIT,
@@ -1434,8 +1433,12 @@ def _put(words, pos, v, k):
 def _key(cols, sc, mask, d, params, words, scratch):
     """The packed key of level ``d`` into ``words`` (codec.py); returns the column stream's bits.
 
-    (LONG_ONLY when the stream was not measured: the key then always goes to
-    the long table.)
+    Two ways to one stream: where a card above a column's bottom takes at most
+    one bit (``P_SUITBITS`` 0 or 1) each column's codes are kept up to date in
+    ``SC_CB`` and shifted in whole; where it takes two (building regardless of
+    suit) the codes are written out card by card (``_put``). Either way the
+    stream is left-aligned in words 1 to 3, and a key whose stream and low
+    fields fit 127 bits becomes a short key (``_compact``).
 
     Parameters
     ----------
@@ -1525,7 +1528,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
                     nb = 0
             if nb > 0:
                 pos = _put(words, pos, acc, nb)
-    return LONG_ONLY
+    return pos
 
 
 @helper(**_INLINE)
@@ -1862,7 +1865,7 @@ def _compact(words, nbits, params, sc, d):
     words : uint64[4]
         The long key of level ``d`` (``_key``), rewritten in place when it fits.
     nbits : int
-        The column stream's bits (``_key``'s result; LONG_ONLY never fits).
+        The column stream's bits (``_key``'s result).
     params : int64[NPARAMS]
         The rule parameters and key widths (``P_*``).
     sc : int64[levels, NSC]

@@ -35,7 +35,7 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
     The stream is read from the top of hi:lo, the pair shifted left past each field taken. A card above a
     column's bottom is one rank below the card under it (ranks wrap: a column holds K on A only where the
     rules allow it, and then the arithmetic is the same), its suit named by ``sb`` bits (1: which suit of
-    the other colour; 0: the same; the layered proof never meets 2, whose keys are never short)."""
+    the other colour; 0: the same; 2: the suit itself, where any suit builds)."""
     hi = (hi << np.uint64(1)) | (lo >> np.uint64(63))  # bit 127, the mark, dropped
     lo = lo << np.uint64(1)
     t = 0
@@ -55,22 +55,23 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
         card = bottom - 1
         cols[0, c, 0] = card
         tab |= np.int64(1) << np.int64(card)
-        nb = sb * (length - 1)
-        codes = np.uint64(0)
-        if nb > 0:
-            k = np.uint64(nb)
-            codes = hi >> (np.uint64(64) - k)
-            hi = (hi << k) | (lo >> (np.uint64(64) - k))
-            lo = lo << k
-        sc[0, C.SC_CB + c] = np.int64(codes)
+        codes = np.uint64(0)  # SC_CB: the column's codes where a card takes at most one bit (else unused, 0)
+        k = np.uint64(sb)
         for i in range(1, length):
-            code = int((codes >> np.uint64(nb - sb * i)) & np.uint64(1)) if sb else 0
+            code = np.uint64(0)
+            if sb > 0:
+                code = hi >> (np.uint64(64) - k)
+                hi = (hi << k) | (lo >> (np.uint64(64) - k))
+                lo = lo << k
+                if sb == 1:
+                    codes = (codes << np.uint64(1)) | code
             r = card % 13 - 1
             if r < 0:
                 r = ranks - 1
-            card = _suit_from_code(sb, card // 13, code) * 13 + r
+            card = _suit_from_code(sb, card // 13, int(code)) * 13 + r
             cols[0, c, i] = card
             tab |= np.int64(1) << np.int64(card)
+        sc[0, C.SC_CB + c] = np.int64(codes)
         t += length
     sc[0, C.SC_TAB] = tab
     return t

@@ -40,15 +40,15 @@ from .workers import Closing
 
 
 class UnsupportedRules(CanfieldError):
-    """The layered phase cannot search under these rules (no short keys)."""
+    """The layered phase cannot search from this start (its key does not fit a short key)."""
 
 
 def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
            progress: Callable[..., None] | None, compile_seconds: float, workers: int = 1) -> Outcome:
     """Search ``start`` layer by layer until it is won, every layer is closed, or a limit (or Ctrl-C) stops
     it. ``progress`` is called between chunks with (nodes, seconds) and, if it takes a ``phase`` keyword,
-    a line naming the layer and the rows waiting. Raises ``UnsupportedRules`` where the start has no short
-    key (rules that build regardless of suit: kernel._key does not measure their column stream).
+    a line naming the layer and the rows waiting. Raises ``UnsupportedRules`` where the start's key is
+    too long for a short key (a position met later with one ends the phase ``unknown``, memory).
 
     ``workers`` threads close each layer's chunks at once, each with a table of its own (solver notes §9,
     "a layer on several workers"): the same verdict; the node counts and the won line may vary."""
