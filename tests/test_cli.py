@@ -150,3 +150,26 @@ def test_each_command_is_imported_from_the_module_the_lazy_table_names():
             "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('canfield_solver.surfaces.cli.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "['common', 'game', 'games']"  # not studies, not play
+
+
+def test_every_command_that_takes_a_deal_takes_a_positional_seed_and_seed_option(tmp_path):
+    """Issue 63 item 4: one way to give a seed. `solve 42` said only 'Got unexpected extra argument (42)'."""
+    a = invoke("solve", "2", "--json")
+    b = invoke("solve", "--seed", "2", "--json")
+    assert a.exit_code == b.exit_code == 0 and json.loads(a.stdout)["moves"] == json.loads(b.stdout)["moves"]
+    assert invoke("analyze", "2", "--json", "--max-seconds", "5").exit_code == 0
+    assert invoke("show", "2", "--out", str(tmp_path / "p.html")).exit_code == 0 and (tmp_path / "p.html").exists()
+    assert invoke("deal", "--seed", "42").stdout == invoke("deal", "42").stdout
+    moves = tmp_path / "m.txt"
+    moves.write_text("draw\n")
+    assert invoke("check", "--seed", "42", str(moves), "--json").stdout == invoke("check", "42", str(moves), "--json").stdout
+    h = invoke("hint", "--seed", "2", str(moves), "--json", "--max-seconds", "5")
+    assert h.exit_code == 0 and json.loads(h.stdout)["verdict"] == "solved"
+    deal_file = tmp_path / "d.json"
+    deal_file.write_text(invoke("deal", "2", "--json").stdout)
+    assert json.loads(invoke("solve", str(deal_file), "--json").stdout)["moves"] == json.loads(a.stdout)["moves"]
+    twice = invoke("solve", "2", "--seed", "3")
+    assert twice.exit_code == 2 and "given twice" in twice.output and "Traceback" not in twice.output
+    none = invoke("solve")
+    assert none.exit_code == 2 and "canfield solve 42" in none.output  # the right spelling, suggested
+    assert invoke("deal", "1", "--seed", "2").exit_code == 2

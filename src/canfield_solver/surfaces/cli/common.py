@@ -5,6 +5,7 @@ its own: progress lines in ``LIVE`` are erased first), notes an option leaves fo
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import re
@@ -19,7 +20,7 @@ from typing import Any, Callable, Sequence, TypeVar
 import click
 
 from ... import announce
-from ...engine.deal import Deal
+from ...engine.deal import Deal, check_seed
 from ...engine.rules import PRESETS, Rules, get_rules
 from ...errors import CanfieldError
 from ...formats import pysolfc_deal, read_deal
@@ -191,13 +192,31 @@ def pysolfc_option(f: _F) -> _F:
 
 
 def deal_source_options(f: _F) -> _F:
-    """--seed N | --deal FILE | --pysolfc N, and the rules options: the deal sources of solve, analyze, show."""
-    f = rules_option(f)
-    f = pysolfc_option(f)
-    f = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
-                     help="Deal or position JSON file (ours, or the published solver's).")(f)
-    return click.option("--seed", "-s", type=Whole(0, 2**64 - 1), default=None,
-                        help="Deal number (SPEC §2).")(f)
+    """[SEED|FILE] | --seed N | --deal FILE | --pysolfc N, and the rules options: the deal sources of solve,
+    analyze, show. The positional DEAL is a seed number or, when a file of that name exists or it is no
+    number, a deal file (as ``deal``, ``check`` and ``hint`` read theirs); it stands for --seed or --deal."""
+
+    @functools.wraps(f)
+    def folded(*args: Any, deal_arg: str | None = None, **kw: Any) -> Any:
+        if deal_arg is not None:
+            if any(kw.get(k) is not None for k in ("seed", "deal_file", "pysolfc")):
+                raise UserError(f"the deal is given twice: {deal_arg!r} and --seed/--deal/--pysolfc; give one")
+            if not deal_arg.strip():
+                raise UserError("Invalid value for '[SEED|FILE]': must not be empty")
+            if deal_arg.strip().isdigit() and not os.path.exists(deal_arg):
+                kw["seed"] = check_seed(int(deal_arg))
+            else:
+                kw["deal_file"] = deal_arg
+        return f(*args, **kw)
+
+    g: Any = folded
+    g = rules_option(g)
+    g = pysolfc_option(g)
+    g = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+                     help="Deal or position JSON file (ours, or the published solver's).")(g)
+    g = click.option("--seed", "-s", type=Whole(0, 2**64 - 1), default=None,
+                     help="Deal number (SPEC §2); the same as giving it as the argument.")(g)
+    return click.argument("deal_arg", required=False, metavar="[SEED|FILE]")(g)
 
 
 def search_limit_options(f: _F) -> _F:
@@ -252,7 +271,8 @@ def resolve_rules(rules_name: str | None, rules_file: str | None, fallback: str 
 def load_deal(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,
               pysolfc: str | None = None) -> Deal:
     if sum(x is not None for x in (seed, deal_file, pysolfc)) != 1:
-        raise UserError("give exactly one of --seed N, --deal FILE or --pysolfc N")
+        raise UserError("give exactly one deal: SEED (e.g. 'canfield solve 42'), --seed N, --deal FILE or "
+                        "--pysolfc N")
     if seed is not None:
         return Deal.from_seed(seed, resolve_rules(rules_name, rules_file))
     if pysolfc is not None:
@@ -271,17 +291,20 @@ def deal_argument(text: str, rules_name: str | None, rules_file: str | None) -> 
 
 
 def deal_and_moves(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None,
-                   rules_file: str | None) -> tuple[Deal, str]:
-    """``[DEAL] MOVES``: DEAL is left out exactly when --pysolfc N gives the deal."""
-    want = 1 if pysolfc is not None else 2
+                   rules_file: str | None, seed: int | None = None) -> tuple[Deal, str]:
+    """``[DEAL] MOVES``: DEAL is left out exactly when --pysolfc N or --seed N gives the deal."""
+    if seed is not None and pysolfc is not None:
+        raise UserError("give --seed N or --pysolfc N, not both")
+    given = "--pysolfc N" if pysolfc is not None else "--seed N" if seed is not None else None
+    want = 1 if given else 2
     if len(args) != want:
-        usage = "--pysolfc N MOVES" if pysolfc is not None else "DEAL MOVES"
+        usage = f"{given} MOVES" if given else "DEAL MOVES"
         raise UserError(f"expected {usage} ({want} argument{'s' if want > 1 else ''}), got {len(args)}")
     for name, value in zip(("DEAL", "MOVES")[2 - want:], args):
         if not value.strip():
             raise UserError(f"Invalid value for '{name}': must not be empty")
-    if pysolfc is not None:
-        return load_deal(None, None, rules_name, rules_file, pysolfc), args[0]
+    if given:
+        return load_deal(seed, None, rules_name, rules_file, pysolfc), args[0]
     return deal_argument(args[0], rules_name, rules_file), args[1]
 
 

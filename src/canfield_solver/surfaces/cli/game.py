@@ -53,15 +53,20 @@ if TYPE_CHECKING:  # the analysis, hint and replay page are imported by their co
 
 @cli.command()
 @click.argument("seed", type=Whole(0, 2**64 - 1), required=False)
+@click.option("--seed", "-s", "seed_opt", type=Whole(0, 2**64 - 1), default=None,
+              help="Deal number (SPEC §2); the same as giving it as the argument.")
 @pysolfc_option
 @rules_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "solvitaire"]), default="text", show_default=True,
               help="text: a picture; json: SPEC deal JSON; solvitaire: the published solver's deal file.")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @game_option
-def deal(seed: int | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None, fmt: str,
-         as_json: bool, game: str) -> int | None:
+def deal(seed: int | None, seed_opt: int | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
+         fmt: str, as_json: bool, game: str) -> int | None:
     """Show the deal of SEED (or of PySolFC game --pysolfc N)."""
+    if seed is not None and seed_opt is not None:
+        raise UserError("give the seed once: SEED or --seed N")
+    seed = seed if seed is not None else seed_opt
     if game != "canfield":
         refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file,
                              format=None if fmt in ("text", "json") else fmt)
@@ -83,13 +88,15 @@ def deal(seed: int | None, pysolfc: str | None, rules_name: str | None, rules_fi
 
 @cli.command()
 @click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
+@click.option("--seed", "-s", "seed", type=Whole(0, 2**64 - 1), default=None,
+              help="Deal number (SPEC §2): then MOVES is the only argument.")
 @pysolfc_option
 @rules_option
 @click.option("--moves", "show_moves", is_flag=True, help="Print the legal moves as numbered steps naming each card.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @game_option
-def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
-          show_moves: bool, as_json: bool, game: str) -> int:
+def check(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_name: str | None,
+          rules_file: str | None, show_moves: bool, as_json: bool, game: str) -> int:
     """Replay MOVES from DEAL (a deal JSON file, a seed number, or --pysolfc N) and report the result.
 
     MOVES: one per line, a JSON list, or the steps `solve --moves` prints.
@@ -99,8 +106,8 @@ def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, ru
     """
     if game != "canfield":
         refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file, moves=show_moves)
-        return game_check(game, args, as_json)
-    d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
+        return game_check(game, args if seed is None else (str(seed), *args), as_json)
+    d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file, seed)
     moves = read_moves(moves_file)
     res = replay(d, moves, strict=False)
     legal = moves[: res.played]
@@ -137,12 +144,14 @@ def check(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, ru
 
 @cli.command()
 @click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
+@click.option("--seed", "-s", "seed", type=Whole(0, 2**64 - 1), default=None,
+              help="Deal number (SPEC §2): then MOVES is the only argument.")
 @pysolfc_option
 @rules_option
 @search_limit_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_option
-def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rules_file: str | None,
+def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
          max_seconds: float, max_nodes: int | None, max_memory_mb: int | None, as_json: bool, game: str) -> int:
     """Mid-game: can the game after MOVES still be won, and what to play next.
 
@@ -152,8 +161,9 @@ def hint(args: tuple[str, ...], pysolfc: str | None, rules_name: str | None, rul
     """
     if game != "canfield":
         refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file)
-        return game_hint(game, args, max_seconds, max_nodes, max_memory_mb or DEFAULT_MEMORY_MB, as_json)
-    d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file)
+        return game_hint(game, args if seed is None else (str(seed), *args), max_seconds, max_nodes,
+                         max_memory_mb or DEFAULT_MEMORY_MB, as_json)
+    d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file, seed)
     played = read_moves(moves_file)
     prepare_kernel()
     from ...play.hint import hint as hint_for  # here, not at the top: a solve need not import it
