@@ -126,5 +126,6 @@ def check_limits(max_nodes: int | None, max_seconds: float | None) -> None:
     the bad one."""
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0):
         raise CanfieldError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
-    if max_seconds is not None and (not isinstance(max_seconds, (int, float)) or max_seconds < 0):
-        raise CanfieldError(f"max_seconds must be a non-negative number, not {max_seconds!r}")
+    if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
+                                    or not max_seconds >= 0):  # NaN fails >= too
+        raise CanfieldError(f"max_seconds must be a non-negative number (None for no limit), not {max_seconds!r}")

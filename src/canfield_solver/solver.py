@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import announce, memory
 from .budget import Limit, check_limits, takes_keyword
-from .engine.deal import Deal
+from .engine.deal import Deal, as_deal
 from .engine.game import Position, replay
 from .engine.rules import Rules, get_rules
 from .errors import CanfieldError, SolverBugError
@@ -336,9 +336,12 @@ def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, tex
         progress(nodes, seconds, event=text)
 
 
-def decide(position: Position, **limits: Any) -> SolveResult:
+def decide(position: "Position | Deal | int", **limits: Any) -> SolveResult:
     """``solve`` for a position in the middle of a game: a stalled one (SPEC §3: no progress move can ever be
-    reached) is unsolvable without a search (``stalled`` set, no nodes); any other is solved as usual."""
+    reached) is unsolvable without a search (``stalled`` set, no nodes); any other is solved as usual. A
+    ``Deal`` or a seed number stands for its start."""
+    if not isinstance(position, Position):
+        position = Position(as_deal(position, "position"))
     if position.is_stalled():
         return SolveResult(Verdict.UNSOLVABLE, (), 0, 0.0, 0, position.score, 0, position.rules.name,
                            stalled=True)

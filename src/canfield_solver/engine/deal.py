@@ -356,3 +356,13 @@ def _base_cards_missing(r: Rules) -> DealError:
     rank = "A23456789TJQK"[int(r.base)]
     return DealError(f"rules {r.name!r} start all four foundations with the {rank}s: give 'foundations', "
                      f"e.g. [[\"{rank}C\"], [\"{rank}D\"], [\"{rank}H\"], [\"{rank}S\"]]")
+
+
+def as_deal(value: object, what: str = "deal") -> Deal:
+    """What the public functions take for a deal: a ``Deal``, or a seed number (its strict-profile deal, as
+    ``solve(2)`` reads it); anything else is a ``DealError`` that names ``what`` it was given for."""
+    if isinstance(value, Deal):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Deal.from_seed(value)
+    raise DealError(f"{what} must be a Deal or a seed number, not {type(value).__name__}")

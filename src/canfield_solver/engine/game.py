@@ -25,7 +25,7 @@ from typing import Iterable, Sequence
 
 from ..errors import IllegalMoveError, MoveError
 from .cards import card_name, rank_of, suit_of
-from .deal import Deal
+from .deal import Deal, as_deal
 from .moves import Move, parse_move
 from .rules import Rules
 
@@ -43,7 +43,8 @@ _RUN_MODES = ("runs", "whole-or-freeing")
 class Position:
     """A position of one game, mutable: ``play`` changes it and ``undo`` takes a move back."""
 
-    def __init__(self, deal: Deal):
+    def __init__(self, deal: "Deal | int"):
+        deal = as_deal(deal)
         self.rules: Rules = deal.rules
         self.base_rank: int = deal.base_rank
         self.reserve: list[int] = list(deal.reserve)
@@ -425,15 +426,23 @@ class ReplayResult:
         return self.position.is_stalled()
 
 
-def replay(deal: Deal, moves: Sequence["str | Move"], *, strict: bool = True) -> ReplayResult:
+def move_list(moves: object) -> list["str | Move"]:
+    """``moves`` as a list, where it is a sequence of moves (a list, a tuple, ...); a ``MoveError`` naming
+    what it was otherwise (``None``, a single move's text, a number)."""
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+        raise MoveError(f"moves must be a list of moves (SPEC §4 texts), not {type(moves).__name__}")
+    return list(moves)
+
+
+def replay(deal: "Deal | int", moves: Sequence["str | Move"], *, strict: bool = True) -> ReplayResult:
     """Play ``moves`` from ``deal``.
 
     With ``strict`` (the default) the first illegal move raises
     ``IllegalMoveError`` whose ``index`` is the 0-based position of that move;
     otherwise the result says where replay stopped and why.
     """
-    pos = Position(deal)
-    for i, mv in enumerate(moves):
+    pos = Position(as_deal(deal))
+    for i, mv in enumerate(move_list(moves)):
         try:
             pos.play(mv)
         except IllegalMoveError as e:

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from ..engine.deal import Deal
 from ..engine.game import Position
 from ..engine.rules import Rules, get_rules
+from ..errors import CanfieldError
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve
 
 __all__ = ["Analysis", "RATINGS", "analyze", "greedy_play", "random_play", "rate"]
@@ -193,6 +194,9 @@ def analyze(
     bounds each search for the first-move and critical-position counts;
     ``playouts`` random games are played with ``random.Random(playout_seed)``.
     """
+    for name, value, least in (("probe_nodes", probe_nodes, 1), ("playouts", playouts, 0), ("playout_seed", playout_seed, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise CanfieldError(f"{name} must be a whole number of at least {least}, not {value!r}")
     if isinstance(seed_or_deal, Deal):
         deal = seed_or_deal if rules is None else Deal.from_dict(seed_or_deal.to_dict(), get_rules(rules))
     else:

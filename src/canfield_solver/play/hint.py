@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..engine.deal import Deal
-from ..engine.game import replay
+from ..engine.deal import Deal, as_deal
+from ..engine.game import move_list, replay
 from ..engine.moves import Move
 from ..solver import SolveResult, Verdict, decide
 from .transcript import LogReview, Step, review, steps
@@ -75,7 +75,7 @@ class Hint:
 
 
 def hint(
-    deal: Deal,
+    deal: "Deal | int",
     moves: Sequence["str | Move"],
     *,
     max_seconds: float | None = 60.0,
@@ -87,7 +87,8 @@ def hint(
     Raises ``IllegalMoveError``/``MoveError`` (with the move's number) when a
     played move is illegal or malformed.
     """
-    played = list(moves)
+    deal = as_deal(deal)
+    played = move_list(moves)
     pos = replay(deal, played).position
     log = review(deal, played)
     res = decide(pos, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)

@@ -23,7 +23,7 @@ from typing import Sequence
 
 from ..engine.cards import RANKS, rank_of, suit_of
 from ..engine.deal import Deal
-from ..engine.game import Position
+from ..engine.game import Position, move_list
 from ..engine.moves import Move, parse_move
 from ..formats.movelog import looks_like_steps, parse_steps
 
@@ -54,10 +54,10 @@ class Step:
     progress: bool
 
 
-def _start(deal_or_position: "Deal | Position") -> Position:
+def _start(deal_or_position: "Deal | Position | int") -> Position:
     if isinstance(deal_or_position, Position):
         return deal_or_position.copy()
-    return Position(deal_or_position)
+    return Position(deal_or_position)  # a Deal or a seed number (engine.deal.as_deal), else DealError
 
 
 def _run(cards: Sequence[int]) -> str:
@@ -112,7 +112,7 @@ def steps(deal_or_position: "Deal | Position", moves: Sequence["str | Move"]) ->
         out.append(Step(len(out) + 1, tuple(draws), text, pass_number, False))
         draws.clear()
 
-    for raw in moves:
+    for raw in move_list(moves):
         m = parse_move(raw)
         if m.src == "draw":
             pos.play(m)
@@ -203,7 +203,7 @@ def review(deal_or_position: "Deal | Position", moves: Sequence["str | Move"]) -
     passes = 0
     seen: dict[tuple, int] = {pos.key(): 0}
     repeat: tuple[int, int] | None = None
-    for i, raw in enumerate(moves, 1):
+    for i, raw in enumerate(move_list(moves), 1):
         m = parse_move(raw)
         before = pos.copy() if m.src not in ("draw", "redeal") else None
         pos.play(m)

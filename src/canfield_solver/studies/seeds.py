@@ -42,7 +42,16 @@ class SeedSet:
             return seeds
         if isinstance(seeds, range) and seeds.step == 1:
             return cls([(seeds.start, seeds.stop)])
-        return cls((s, s + 1) for s in seeds)
+        if isinstance(seeds, str):
+            return parse_seeds(seeds)
+        if not isinstance(seeds, Iterable):
+            raise CanfieldError(f"seeds must be a range, a list of seed numbers or text such as '0:1000', "
+                                f"not {type(seeds).__name__}")
+        listed = list(seeds)
+        for s in listed:
+            if isinstance(s, bool) or not isinstance(s, int):
+                raise CanfieldError(f"seeds must be whole numbers, not {s!r}")
+        return cls((s, s + 1) for s in listed)
 
     def ranges(self) -> Iterator[tuple[int, int]]:
         return zip(self._starts, self._stops)

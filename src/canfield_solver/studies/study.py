@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .. import memory
+from ..budget import check_limits
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError, install_hint
 from ..formats import NUMBERINGS, numbered_deal, parse_pysolfc_number, pysolfc_deal
@@ -243,6 +244,9 @@ def _warm() -> None:
 ProgressFn = Callable[[int, int, dict[str, Any], float], None]
 
 
+MAX_JOBS = 4096  # local worker processes at most (a pool of more fails in the operating system, not here)
+
+
 def run_study(
     rules: "str | Rules | GameKey",
     seeds: Iterable[int],
@@ -299,6 +303,9 @@ def run_study(
     exception it raises ends the study there (``pick`` stops so once it has
     its deals), what finished being stored.
     """
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS):
+        raise StudyError(f"jobs must be a whole number from 1 to {MAX_JOBS} (None for every core), not {jobs!r}")
+    check_limits(max_nodes, max_seconds)
     if isinstance(rules, GameKey):  # one of MENDELEV.md's games: SPEC seeds, no difficulty metrics
         if numbering != "spec" or with_metrics:
             raise StudyError(f"{rules.name}: a study of this game takes SPEC seeds and no difficulty metrics")

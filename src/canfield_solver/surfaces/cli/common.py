@@ -271,8 +271,7 @@ def resolve_rules(rules_name: str | None, rules_file: str | None, fallback: str 
 def load_deal(seed: int | None, deal_file: str | None, rules_name: str | None, rules_file: str | None,
               pysolfc: str | None = None) -> Deal:
     if sum(x is not None for x in (seed, deal_file, pysolfc)) != 1:
-        raise UserError("give exactly one deal: SEED (e.g. 'canfield solve 42'), --seed N, --deal FILE or "
-                        "--pysolfc N")
+        raise UserError("give exactly one of --seed N, --deal FILE or --pysolfc N")
     if seed is not None:
         return Deal.from_seed(seed, resolve_rules(rules_name, rules_file))
     if pysolfc is not None:
