@@ -2,6 +2,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from canfield_solver import Deal
@@ -174,3 +175,18 @@ def test_every_command_that_takes_a_deal_takes_a_positional_seed_and_seed_option
     assert none.exit_code == 2 and "exactly one of --seed N" in none.output and "[SEED|FILE]" in invoke(
         "solve", "--help").output
     assert invoke("deal", "1", "--seed", "2").exit_code == 2
+
+
+@pytest.mark.parametrize("args, code", [(["solve", "2", "--moves"], 0), (["solve", "20", "--moves"], 1),
+                                        (["solve", "0", "--rules", "rainbow", "--max-nodes", "3000", "--moves"], 3)])
+def test_a_reader_that_stops_reading_does_not_change_the_exit_code(args, code):
+    """Issue 63: `canfield solve … | head -1` exited 1, the code of 'unsolvable', whatever the verdict: the
+    first write into the closed pipe ended the command. Now the rest of the output is dropped."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # the reader is gone before the first line (head -0; head -1 after its line)
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == code and "Traceback" not in err, err

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from typing import Any
 
 
 def _quiet_exit(code: int | str | None) -> None:
@@ -44,8 +45,49 @@ def _release_semaphores() -> None:
             pass
 
 
+class _ReaderMayLeave:
+    """Standard output for a reader that may stop reading (``canfield solve 2 --moves | head -1``): once the
+    pipe is closed the rest of the output is dropped, and the command runs to its end and exits with its
+    own code (a verdict's, say). Without it the first write into the closed pipe ends the command, and
+    click exits 1, the code of 'unsolvable'."""
+
+    def __init__(self, stream: Any):
+        self._stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return int(self._stream.write(text))
+            except BrokenPipeError:
+                self._leave()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._leave()
+
+    def _leave(self) -> None:
+        self.gone = True
+        try:  # what is still buffered goes nowhere, so the interpreter's last flush meets no closed pipe
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def main() -> None:
     from . import startup
+
+    if sys.stdout is not None and not isinstance(sys.stdout, _ReaderMayLeave):
+        sys.stdout = _ReaderMayLeave(sys.stdout)
 
     startup.pause()  # until the imports are done (startup.py): their objects live as long as the process
     try:
