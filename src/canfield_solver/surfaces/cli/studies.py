@@ -40,9 +40,18 @@ from .common import (
 from .games import game_option, refuse_canfield_only
 
 
+def eta_seconds(done: int, total: int, searched: int, elapsed: float) -> float | None:
+    """Seconds left of a study at the rate of the deals it searched (deals taken from the store take no time
+    and are not part of the rate: a resumed study of 3,000 deals with 1,121 stored is not nearly done at
+    its first searched deal); None before the first."""
+    if searched <= 0 or elapsed <= 0:
+        return None
+    return max(0, total - done) * elapsed / searched
+
+
 class _StudyProgress:
     """click's progress bar on stderr for a study: deals done, won / lost / unknown so far, deals a second,
-    the ETA.
+    the ETA (from the deals searched, ``eta_seconds``).
 
     Drawn only on a terminal; nothing at all is printed when stderr is a file or a pipe.
     """
@@ -53,17 +62,19 @@ class _StudyProgress:
         self.bar: Any = None
         self.counts: dict = {}
         self.rate = 0.0
+        self.eta: float | None = None
 
     def __call__(self, done: int, total: int, counts: dict, elapsed: float) -> None:
         if not self.enabled or total <= 0:
             return
         if self.bar is None:  # its first frame is drawn now, before any deal is counted
             self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_pos=True,
-                                         item_show_func=self._counts)
+                                         show_eta=False, item_show_func=self._counts)
             self.bar.__enter__()
         self.counts = counts
         searched = counts.get("searched", done)  # deals taken from the store are not part of the rate
         self.rate = searched / elapsed if elapsed > 0 and searched else 0.0
+        self.eta = eta_seconds(done, total, searched, elapsed)
         self.bar.update(max(0, done - self.bar.pos))  # never backwards
         if done >= total:
             self.close()
@@ -71,6 +82,9 @@ class _StudyProgress:
     def _counts(self, _item: Any) -> str:
         c = self.counts
         rate = f" · {self.rate:,.1f} deals/s" if self.rate else ""
+        if self.eta is not None:
+            m, sec = divmod(int(self.eta), 60)
+            rate += f" · {m // 60}:{m % 60:02d}:{sec:02d} left"
         reused = f" · {c['reused']:,} from the store" if c.get("reused") else ""
         return (f"won {c.get('solved', 0)} lost {c.get('unsolvable', 0)} unknown {c.get('unknown', 0)}"
                 f"{reused}{rate}")
