@@ -190,3 +190,15 @@ def test_a_reader_that_stops_reading_does_not_change_the_exit_code(args, code):
     proc.stdout.close()  # the reader is gone before the first line (head -0; head -1 after its line)
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == code and "Traceback" not in err, err
+
+
+def test_a_summary_without_seeds_counts_every_deal_the_store_holds(tmp_path):
+    """Issue 63: `winrate --summary --db long.sqlite` without --seeds summarised only seeds 0:1000, silently."""
+    db = str(tmp_path / "s.sqlite")
+    ran = invoke("winrate", "--seeds", "0:2,1500:1502", "--db", db, "--jobs", "1", "--max-seconds", "5", "-q")
+    assert ran.exit_code == 0, ran.output
+    everything = invoke("winrate", "--summary", "--db", db, "--json")
+    assert json.loads(everything.stdout)["deals"] == 4  # seeds 1500 and 1501 too
+    assert "over every deal stored of canfield (4)" in invoke("winrate", "--summary", "--db", db).output
+    part = invoke("winrate", "--summary", "--db", db, "--seeds", "0:10")
+    assert "canfield: 2 deals" in part.output and "8 of the 10 seeds asked for have no stored result" in part.output

@@ -175,7 +175,11 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     if summary or parquet_in:
         if parquet_dir:
             raise UserError("--summary reads a dataset with --parquet DIR, not --parquet-dir")
-        return _summary(kept, seeds, db, parquet_in, as_json, followup_seed)
+        everything = (pysolfc is None and click.get_current_context().get_parameter_source("seeds_text")
+                      is click.core.ParameterSource.DEFAULT)
+        if everything:  # no --seeds: every deal the store holds of these rules, not the first 1,000
+            seeds = SeedSet([(0, 2**64)])
+        return _summary(kept, seeds, db, parquet_in, as_json, followup_seed, everything)
     if db and parquet_dir:
         raise UserError("give --db FILE or --parquet-dir DIR, not both")
     if plan_only and target is None:
@@ -353,8 +357,9 @@ def _count_done(db: str | None, parquet_dir: str | None, kept: "Rules | GameKey"
 
 
 def _summary(rules: "Rules | GameKey", seeds: SeedSet, db: str | None, parquet_in: str | None, as_json: bool,
-             followup_seed: int = 0) -> int:
-    """``winrate --summary``: the intervals recounted from a store or a Parquet export, nothing searched."""
+             followup_seed: int = 0, everything: bool = False) -> int:
+    """``winrate --summary``: the intervals recounted from a store or a Parquet export, nothing searched;
+    ``everything``: over every seed stored (no --seeds given)."""
     if (db is None) == (parquet_in is None):
         raise UserError("--summary needs exactly one of --db FILE or --parquet FILE")
     wr = stored_win_rate(rules, seeds, db=db, parquet=parquet_in)
@@ -365,9 +370,12 @@ def _summary(rules: "Rules | GameKey", seeds: SeedSet, db: str | None, parquet_i
         click.echo(json.dumps(wr.to_dict()))
     else:
         click.echo(str(wr))
-        missing = len(seeds) - wr.deals
-        if missing:
-            click.echo(f"{missing:,} of the {len(seeds):,} seeds asked for have no stored result")
+        if everything:
+            click.echo(f"over every deal stored of {rules.name} ({wr.deals:,}); --seeds A:B for a part")
+        else:
+            missing = len(seeds) - wr.deals
+            if missing:
+                click.echo(f"{missing:,} of the {len(seeds):,} seeds asked for have no stored result")
     return 0
 
 
