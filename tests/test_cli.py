@@ -202,3 +202,11 @@ def test_a_summary_without_seeds_counts_every_deal_the_store_holds(tmp_path):
     assert "over every deal stored of canfield (4)" in invoke("winrate", "--summary", "--db", db).output
     part = invoke("winrate", "--summary", "--db", db, "--seeds", "0:10")
     assert "canfield: 2 deals" in part.output and "8 of the 10 seeds asked for have no stored result" in part.output
+
+
+def test_analyze_exits_as_solve_does_and_says_how_to_go_further():
+    """Issue 63: analyze exited 0 for lost, unknown and interrupted deals and gave no next command."""
+    assert invoke("analyze", "2", "--max-seconds", "5", "--playouts", "2").exit_code == 0
+    assert invoke("analyze", "20", "--max-seconds", "5", "--playouts", "2").exit_code == 1
+    unknown = invoke("analyze", "1001", "--rules", "rainbow", "--max-seconds", "0.5", "--playouts", "2")
+    assert unknown.exit_code == 3 and "to go further, run: canfield analyze 1001" in unknown.output

@@ -186,7 +186,7 @@ def analyze(
     probe_nodes: int = 20_000,
     playouts: int = 50,
     playout_seed: int = 0,
-    max_memory_mb: int = DEFAULT_MEMORY_MB,
+    max_memory_mb: int | None = None,
 ) -> Analysis:
     """Measure how hard a deal is (see the module docstring for every metric and the rating).
 
@@ -203,7 +203,8 @@ def analyze(
         deal = Deal.from_seed(seed_or_deal, get_rules(rules or "canfield"))
     load_kernel()  # a first compile is not part of the analysis time
     t0 = time.perf_counter()
-    res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+    res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)  # None: as solve()
+    probe_mb = DEFAULT_MEMORY_MB if max_memory_mb is None else max_memory_mb  # a probe is a few thousand nodes
     start = Position(deal)
 
     # Winning first moves: each legal first move, then a bounded search.
@@ -212,7 +213,7 @@ def analyze(
     for m in first:
         p = start.copy()
         p.play(m)
-        v = Verdict.SOLVED if p.is_won() else _probe(p, probe_nodes, max_memory_mb)
+        v = Verdict.SOLVED if p.is_won() else _probe(p, probe_nodes, probe_mb)
         win_first += v == Verdict.SOLVED
         unknown_first += v == Verdict.UNKNOWN
 
@@ -231,7 +232,7 @@ def analyze(
                 p = pos.copy()
                 p.play(m)
                 probed += 1
-                if not p.is_won() and _probe(p, probe_nodes, max_memory_mb) == Verdict.UNSOLVABLE:
+                if not p.is_won() and _probe(p, probe_nodes, probe_mb) == Verdict.UNSOLVABLE:
                     crit = True
                     break
             critical += crit

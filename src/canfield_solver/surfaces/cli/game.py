@@ -364,7 +364,10 @@ def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_
             rules_file: str | None,
             max_seconds: float, probe_nodes: int, playouts: int, playout_seed: int, show_moves: bool,
             as_json: bool, game: str) -> int:
-    """How hard a deal is: search effort, solution, critical positions, greedy and random players, rating."""
+    """How hard a deal is: search effort, solution, critical positions, greedy and random players, rating.
+
+    Exits as solve does: 0 solved, 1 unsolvable, 3 when a limit stopped the search, 2 on bad input.
+    """
     if game != "canfield":
         refuse_canfield_only(game, deal=deal_file, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file,
                              moves=show_moves)
@@ -384,7 +387,10 @@ def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_
         click.echo("\n".join(_analysis_lines(a, 4 * d.rules.ranks, where(d))))
         if show_moves and a.moves:
             click.echo(format_steps(steps(d, a.moves)))
-    return 0
+        further = a.verdict == Verdict.UNKNOWN.value and go_further(a.limit, max_seconds, None, None, None)
+        if further:
+            click.echo(further)
+    return EXIT_CODES[Verdict(a.verdict)]  # as solve: 0 solved, 1 unsolvable, 3 unknown
 
 
 def _page_name(d: Deal) -> str:
