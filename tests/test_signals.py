@@ -272,3 +272,22 @@ def test_an_interrupted_solve_says_so_in_one_line(tmp_path, at):
         assert "interrupted" in err.splitlines()[-1] or json.loads(out)["limit"] == "interrupted", (out, err)
     else:
         assert code == 3 and json.loads(out)["limit"] == "interrupted", (code, out, err)
+
+
+@pytest.mark.integration
+@needs_jit
+def test_an_interrupted_analysis_stops_at_once():
+    """Issue 63: after Ctrl-C in its search, analyze still probed and played its 50 random games."""
+    proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", "analyze", "1001", "--rules", "rainbow",
+                             "--max-seconds", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=interruptible)
+    try:
+        time.sleep(3)  # inside the main search (rainbow 1001 is undecided for minutes)
+        t0 = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert "random player" not in out and time.monotonic() - t0 < 10

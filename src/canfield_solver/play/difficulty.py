@@ -204,6 +204,8 @@ def analyze(
     load_kernel()  # a first compile is not part of the analysis time
     t0 = time.perf_counter()
     res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)  # None: as solve()
+    if res.limit == "interrupted":  # Ctrl-C in the main search ends the analysis: no probes, no players after it
+        raise KeyboardInterrupt
     probe_mb = DEFAULT_MEMORY_MB if max_memory_mb is None else max_memory_mb  # a probe is a few thousand nodes
     start = Position(deal)
 
