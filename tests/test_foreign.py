@@ -90,8 +90,10 @@ def test_pysolfc_canfield_gap_takes_a_row_top_card_once_the_reserve_is_empty():
     strict = make(rules="canfield", **kw)
     assert pf.is_legal("T1>T2") and not strict.is_legal("T1>T2")  # 8♥ alone into the gap
     assert "T1>T2" in pf.legal_moves() and "T1>T2" not in strict.legal_moves()
-    # Moving a whole column into a gap only swaps columns: neither engine offers it.
-    assert not pf.is_legal("T3>T2") and not pf.is_legal("T1*>T2")
+    # A whole column (a lone card too) into a gap only renumbers the columns: legal, as PySolFC lets a player
+    # make it (its row takes one card or a whole row from another row), but not offered as a move.
+    assert pf.is_legal("T3>T2") and pf.is_legal("T1*>T2") and not strict.is_legal("T3>T2")
+    assert "T3>T2" not in pf.legal_moves() and "T1*>T2" not in pf.legal_moves()
     assert pf.is_legal("W>T2") and strict.is_legal("W>T2")
     # While the reserve has cards, a gap is filled from it at once under both.
     kw2 = dict(reserve=["7D", "KS"], tableau=[["9S"], ["2H"], ["QD"], ["5C"]], foundations=[[], [], ["AH"], []])

@@ -3,9 +3,9 @@
 import pytest
 
 from canfield_solver import Deal, IllegalMoveError, Position, replay
-from canfield_solver.engine.cards import card_name
+from canfield_solver.engine.cards import card_name, parse_card
 
-from helpers import make, progress_reachable
+from helpers import make, make_deal, progress_reachable
 
 
 def tops(p):
@@ -349,3 +349,19 @@ def test_no_column_moves_while_a_gap_is_open():
         locked.play("T2>T1")
     locked.play("W>T3")                             # the gap is filled: columns move again
     assert "T2>T1" in locked.legal_moves()
+
+
+@pytest.mark.parametrize("rules", ["superior-canfield", "pysolfc-canfield"])
+def test_a_whole_column_or_a_lone_card_may_move_into_a_gap_where_a_gap_takes_any_card(rules):
+    """Issue 63: check refused a one-card column's card (T1>T3) and a whole column (T2*>T3) moved into a gap
+    ("changes nothing"), which PySolFC lets a player make (Canfield_AC_RowStack takes one card or a whole
+    pile from a row, and an empty row takes any card): a person's legal line was refused."""
+    pos = Position(make_deal(reserve=[], tableau=[["9H"], ["KS", "QH"], []], waste=["2C"], foundations=[["6C"]], rules=rules))
+    pos.play("T1>T3")
+    assert pos.tableau[0] == [] and pos.tableau[2] == [parse_card("9H")]
+    pos.play("T2*>T1")
+    assert pos.tableau[1] == [] and [card_name(c) for c in pos.tableau[0]] == ["KS", "QH"]
+    assert "T3*>T2" not in pos.legal_moves()  # legal, but it only renumbers the columns: not listed
+    strict = Position(make_deal(reserve=[], tableau=[["9H"], ["KS", "QH"], []], waste=["2C"], foundations=[["6C"]]))
+    with pytest.raises(IllegalMoveError, match="only the waste top"):
+        strict.play("T1>T3")

@@ -166,7 +166,9 @@ class Position:
         return self.fits_foundation(col[-k - 1])
 
     def legal_moves(self) -> list[str]:
-        """Every legal move, in SPEC §4 notation, in a fixed order."""
+        """Every legal move that changes the position, in SPEC §4 notation, in a fixed order. (Where a gap
+        takes any card, a whole column moved into a gap is legal too, ``play`` takes it, but it only
+        renumbers the columns: it is not listed.)"""
         out: list[str] = []
         for m in self._legal_move_objects():
             out.append(str(m))
@@ -293,9 +295,7 @@ class Position:
         if m.src == "R":
             return None if not rules.gap_autofill else "the reserve fills gaps automatically"
         if rules.gap_fill == "any":
-            if m.count is None or k == len(tab[m.src_col - 1]):
-                return "moving a whole column into an empty column changes nothing"
-            return None
+            return None  # any card, or part: a whole column too (legal, as PySolFC lets it; it only renumbers)
         return "an empty column takes only the waste top once the reserve is empty"
 
     # Playing -------------------------------------------------------------
