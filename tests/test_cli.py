@@ -210,3 +210,14 @@ def test_analyze_exits_as_solve_does_and_says_how_to_go_further():
     assert invoke("analyze", "20", "--max-seconds", "5", "--playouts", "2").exit_code == 1
     unknown = invoke("analyze", "1001", "--rules", "rainbow", "--max-seconds", "0.5", "--playouts", "2")
     assert unknown.exit_code == 3 and "to go further, run: canfield analyze 1001" in unknown.output
+
+
+def test_wording_counts_and_columns():
+    """Issue 63's wording: one move is "1 move", the rules list keeps a gap after its longest name, and the
+    help says 95%, not 95%%."""
+    names = [line.split()[0] for line in invoke("rules").output.splitlines() if line and not line.startswith(" ")
+             and not line.startswith("other")]
+    for line in invoke("rules").output.splitlines():
+        if line.split() and line.split()[0] in names:
+            assert line[len(line.split()[0])] == " " and "  " in line[:40], line  # a gap after every name
+    assert "95%%" not in invoke("winrate", "--help").output

@@ -341,11 +341,11 @@ class CompileNotices:
         for line in LIVE:  # a progress line being drawn: the notice goes on a line of its own
             line.clear()
         if n.phase == "start":
-            click.echo(f"compiling {n.name}, first run on this machine only ({_about(n.seconds, n.source)})...",
+            click.echo(f"compiling {n.name}, the first run of this install only ({_about(n.seconds, n.source)})...",
                        err=True)
             self._tick(n.seconds)
         elif n.phase == "background":
-            click.echo(f"compiling {n.name} in the background, first run on this machine only "
+            click.echo(f"compiling {n.name} in the background, the first run of this install only "
                        f"({_about(n.seconds, n.source)}); searching meanwhile without it", err=True)
         elif n.phase == "wait":
             click.echo(f"waiting for another process to finish compiling {n.name} ({_about(n.seconds, n.source)})...",
@@ -391,7 +391,7 @@ def workers_compile_notice() -> None:
     worker compiles, under the machine's compile lock; the others wait for it and load)."""
     if not kernel_ready():
         secs, source = announce.estimate("kernel")
-        click.echo(f"compiling the search kernel in a worker process, first run on this machine only "
+        click.echo(f"compiling the search kernel in a worker process, the first run of this install only "
                    f"({_about(secs, source)})...", err=True)
 
 

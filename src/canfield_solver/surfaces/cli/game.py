@@ -172,7 +172,7 @@ def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_nam
     if as_json:
         click.echo(json.dumps(h.to_dict()))
         return EXIT_CODES[h.verdict]
-    after = f"after {len(played)} moves"
+    after = f"after {len(played)} move{'' if len(played) == 1 else 's'}"
     res = h.result
     if h.stalled:
         click.echo(f"{after}: lost — the game is stalled: no progress move can ever be reached again")
@@ -439,8 +439,9 @@ def _write_page(pg: Any, out: str) -> int:
 @cli.command()
 def rules() -> None:
     """List the rules presets of Canfield, then the other games (--game NAME)."""
+    width = 2 + max(len(n) for n in [*PRESETS, *DESCRIPTIONS])  # the longest name keeps a gap after it
     for name, r in PRESETS.items():
-        click.echo(f"{name:24s} {r.description}")
+        click.echo(f"{name:{width}s}{r.description}")
     click.echo("\nother games (--game NAME on deal, solve, check, hint, show, analyze, winrate, play):")
     for name, text in DESCRIPTIONS.items():
-        click.echo(f"{name:24s} {text}")
+        click.echo(f"{name:{width}s}{text}")

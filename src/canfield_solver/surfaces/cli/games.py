@@ -121,7 +121,7 @@ def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_n
         raise UserError(str(e)) from None
     r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
                 max_memory=max_memory_mb, seed=seed)
-    after = f"after {len(played)} moves"
+    after = f"after {len(played)} move{'' if len(played) == 1 else 's'}"
     if as_json:
         click.echo(json.dumps({"game": game, "seed": seed, "moves_played": len(played), "verdict": r.verdict.value,
                                "won": m.won(p), "stalled": m.stalled(p), "next": list(r.moves[:1]),
@@ -136,7 +136,8 @@ def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_n
             f"no move sequence from here wins (exhaustive search: {r.nodes:,} nodes)"
         click.echo(f"{after}: lost — {why}")
     else:
-        click.echo(f"{after}: unknown — the {r.limit} limit stopped the search after {r.nodes:,} nodes")
+        stopped = "interrupted (Ctrl-C)" if r.limit == "interrupted" else f"the {r.limit} limit stopped the search"
+        click.echo(f"{after}: unknown — {stopped} after {r.nodes:,} nodes")
     return EXIT_CODES[r.verdict]
 
 

@@ -130,7 +130,7 @@ class _StudyProgress:
 @click.option("--followup-seed", type=Whole(min=0), default=0, show_default=True,
               help="Seed of the follow-up sample's draw (the same seed draws the same sample).")
 @click.option("--target", type=click.FloatRange(min=0, min_open=True), default=None, metavar="POINTS",
-              help="Run until the 95%% interval is at most this many points each side: a pilot, then the deals "
+              help="Run until the 95% interval is at most this many points each side: a pilot, then the deals "
                    "and follow-ups that reach it at the least core-time, planned again as they are measured "
                    "(seeds from 0; needs --db or --parquet-dir; --seeds and --followup are then the plan's).")
 @click.option("--plan", "plan_only", is_flag=True,
@@ -490,8 +490,10 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
                 wrote = f"; wrote the {len(picked)} deals picked so far to {out}"
             else:
                 wrote = f"; the {len(picked)} deals picked so far are in {where} ({out} is as it was)"
-        click.echo(f"canfield: {'terminated' if isinstance(e, Terminated) else 'interrupted'} after "
-                   f"{picker.looked} numbers{wrote}", err=True)
+        looked = (f"after {picker.looked:,} number{'' if picker.looked == 1 else 's'}" if picker.looked
+                  else "before the first number was analysed")
+        click.echo(f"canfield: {'terminated' if isinstance(e, Terminated) else 'interrupted'} {looked}{wrote}",
+                   err=True)
         return 143 if isinstance(e, Terminated) else 130
     finally:
         bar.clear()
