@@ -441,3 +441,17 @@ def go_further(limit: str | None, max_seconds: float, max_nodes: int | None, max
     options = {flag: (f"{more[key]:g}" if key == "max_seconds" else str(more[key]))
                for key, flag in _FLAGS if key in more}
     return "to go further, run: " + next_command(INVOKED if argv is None else argv, options)
+
+
+def mostly_undecided(rules: Rules) -> str | None:
+    """A line for an ``unknown`` under rules whose deals mostly stay undecided in the project's own study
+    (studies.priors: half or more unknown at its first-pass limit), so the advice to raise the limits
+    comes with what to expect; None for other rules."""
+    from ...studies.priors import prior
+
+    pr = prior(rules)
+    if pr is None or pr.deals == 0 or pr.unknown < pr.deals / 2:
+        return None
+    return (f"note: under {rules.name} most deals stay undecided: {pr.unknown / pr.deals:.0%} of {pr.deals:,} "
+            f"were unknown at {pr.first_seconds:g} s in the project's own study (docs/win-rates.md), and many "
+            f"take far longer limits than that")

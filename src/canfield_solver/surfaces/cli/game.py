@@ -28,6 +28,7 @@ from .common import (
     deal_source_options,
     go_further,
     load_deal,
+    mostly_undecided,
     not_blank,
     prepare_kernel,
     pysolfc_option,
@@ -279,6 +280,9 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
                                                           None if method == "layered" else workers)
             if further:
                 click.echo(further)
+                hard = mostly_undecided(d.rules)
+                if hard:
+                    click.echo(hard)
         if show_moves and result.moves:
             click.echo(format_steps(steps(start, result.moves)))
         elif show_moves:
