@@ -166,3 +166,15 @@ def test_a_plan_says_which_figures_it_assumed():
     assert len(nofollow.assumed) == 2 and "no follow-up stored" in str(nofollow)
     measured = plan_from(Measured(1000, 700, 200, 100, 20, 8, 12, 0, 0.3, 25.0, None), 1.0)
     assert measured.assumed == () and "ASSUMED" not in str(measured)
+
+
+def test_a_target_run_says_what_its_pilot_spends_before_it_spends_it(tmp_path):
+    """Issue 63: --target started spending before saying what its pilot costs."""
+    db = str(tmp_path / "t.sqlite")
+    args = ["winrate", "--rules", "storehouse-aces-strict", "--target", "5", "--pilot", "20", "--max-seconds", "1",
+            "--followup-seconds", "5", "--db", db, "--jobs", "1"]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    assert "the pilot: 20 deals at 1 s, then up to 20 follow-ups at 5 s: at most 120 core-s" in first.output
+    again = CliRunner().invoke(cli, args)  # resumed from the store: no pilot to announce
+    assert again.exit_code == 0 and "the pilot:" not in again.output

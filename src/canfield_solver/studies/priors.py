@@ -77,8 +77,8 @@ def prior_plan(rules: Rules, target: float) -> tuple[Plan, Prior] | None:
     return replace(plan_from(m, target, pr.p), done_deals=0, done_followups=0), pr
 
 
-def pilot_cost(first_seconds: float, followup_seconds: float, jobs: int) -> tuple[float, float]:
-    """The most the pilot can cost, in core-seconds and in wall seconds on ``jobs`` workers: ``PILOT_DEALS``
-    deals at the first-pass limit, then ``PILOT_FOLLOWUPS`` follow-ups at theirs (each on every core)."""
-    core = PILOT_DEALS * first_seconds + PILOT_FOLLOWUPS * followup_seconds * jobs
-    return core, PILOT_DEALS * first_seconds / jobs + PILOT_FOLLOWUPS * followup_seconds
+def pilot_cost(first_seconds: float, followup_seconds: float, jobs: int, deals: int = PILOT_DEALS) -> tuple[float, float]:
+    """The most the pilot can cost, in core-seconds and in wall seconds on ``jobs`` workers: ``deals`` deals
+    at the first-pass limit, then ``PILOT_FOLLOWUPS`` follow-ups at theirs (each on every core)."""
+    core = deals * first_seconds + PILOT_FOLLOWUPS * followup_seconds * jobs
+    return core, deals * first_seconds / jobs + PILOT_FOLLOWUPS * followup_seconds

@@ -272,7 +272,7 @@ def _plan_before_the_first_deal(r: Any, target: float, where: str, max_seconds: 
             click.echo(f"no rows of {r.name} stored in {where!r} yet, and no study of these rules in the project "
                        f"to plan from. The first run's pilot ({PILOT_DEALS:,} deals at {max_seconds:g} s, then "
                        f"{PILOT_FOLLOWUPS} follow-ups at {followup_seconds:g} s) costs at most {core:,.0f} core-s "
-                       f"({wall / 3600:.1f} h on {cores} cores), then plans from what it measured:\n"
+                       f"({wall / 3600:.1f} h on {cores} core{'' if cores == 1 else 's'}), then plans from what it measured:\n"
                        f"  canfield {command}")
         return 0
     p, pr = got
@@ -317,6 +317,15 @@ def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_d
         if not quiet:
             click.echo(line, err=True)
 
+    if not quiet and planned(r, target, db=db, parquet=parquet_dir, followup_threads=jobs) is None:
+        from ...studies.priors import pilot_cost  # nothing stored yet: say what the pilot spends before it does
+
+        cores = jobs or os.cpu_count() or 1
+        core, wall = pilot_cost(max_seconds, followup_seconds, cores, pilot)
+        click.echo(f"the pilot: {pilot:,} deals at {max_seconds:g} s, then up to {PILOT_FOLLOWUPS} follow-ups at "
+                   f"{followup_seconds:g} s: at most {core:,.0f} core-s ({wall / 3600:.1f} h on {cores} "
+                   f"core{'' if cores == 1 else 's'}); "
+                   f"then the plan from what it measured (Ctrl-C keeps every finished deal)", err=True)
     try:
         wr, p = run_to_target(r, target, store=store, max_seconds=max_seconds, followup_seconds=followup_seconds,
                               max_memory_mb=max_memory_mb, jobs=jobs, scheduler=scheduler, sample_seed=sample_seed,
@@ -324,8 +333,11 @@ def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_d
     except KeyboardInterrupt as e:
         bar.close()
         fbar.close()
+        store.close()
+        held = planned(r, target, db=db, parquet=parquet_dir, followup_threads=jobs)
+        counts = "" if held is None else f" ({held.done_deals:,} deals and {held.done_followups:,} follow-ups in all)"
         click.echo(f"\ncanfield: {'terminated' if isinstance(e, Terminated) else 'interrupted'}; finished deals are "
-                   f"saved in {db or parquet_dir}: run the same command again to resume", err=True)
+                   f"saved in {db or parquet_dir}{counts}: run the same command again to resume", err=True)
         return 143 if isinstance(e, Terminated) else 130
     finally:
         bar.close()
