@@ -5,7 +5,10 @@
 For each rule set with first-pass rows in ``benchmarks/results/winrates``: the counts of the first pass
 over seeds 0.. (as far as every seed is stored) and of its follow-ups, their mean core-seconds and the
 two-phase estimate, measured as ``winrate --target --plan`` measures a store (studies.target.measure).
-Run it after a study grows the dataset, and commit both.
+Run it after a study grows the dataset, once its follow-ups have caught up with its first pass, and commit
+both: a first pass grown past its follow-ups recounts only the follow-ups that come first in sampling order
+(studies.two_phase), so its prior would rest on a few of them (the strict profile's, grown to 112,559 deals
+in the background, counts 6 of its 656 until the new deals' unknowns are followed up).
 """
 
 from __future__ import annotations
