@@ -410,7 +410,7 @@ def test_analyze_a_won_and_a_lost_deal():
 @needs_jit
 def test_cli_analyze_and_pick(tmp_path):
     res = CliRunner().invoke(cli, ["analyze", "--seed", "4", "--playouts", "2", "--json"])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # a lost deal exits 1, as solve does
     assert json.loads(res.stdout)["rating"] == "lost"
     db = tmp_path / "p.sqlite"
     res = CliRunner().invoke(cli, ["pick", "--count", "2", "--max-seconds", "2", "--db", str(db), "-j", "1",
