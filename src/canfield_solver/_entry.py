@@ -3,7 +3,9 @@
 It imports the command line itself, so that a Ctrl-C at any moment (while click and the commands are
 imported, inside a command, or while the interpreter shuts down: joining a pool's threads) ends with one
 line and exit code 130, never a traceback. The commands themselves say what an interrupt kept. Before the
-imports it pauses the garbage collector's automatic runs (``startup``), which the import of Numba ends.
+imports it pauses the garbage collector's automatic runs (``startup``), which the import of Numba ends,
+and gives standard output a reader that may leave (``_ReaderMayLeave``: ``canfield solve 2 | head -1``
+exits with the verdict's code, not click's 1 for a closed pipe).
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 A ``Deal`` is a whole layout: a fresh deal, or a mid-game position (with a
 waste and foundation piles). Piles are tuples of card ids, bottom to top.
+``check_seed`` checks a deal number and ``as_deal`` reads what the public
+functions take for a deal (a ``Deal`` or a seed number).
 """
 
 from __future__ import annotations

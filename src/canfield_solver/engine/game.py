@@ -14,6 +14,9 @@ change them through ``Rules`` parameters):
   move. Once the reserve is empty a gap takes only the waste top.
 * ``draw`` turns up to three cards; ``redeal`` turns the waste over when the
   stock is empty.
+
+``Position`` plays and explains moves; ``replay`` plays a list of them from a
+deal (``move_list`` refuses what is no list of moves).
 """
 
 from __future__ import annotations

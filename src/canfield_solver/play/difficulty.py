@@ -177,6 +177,47 @@ def _probe(pos: Position, max_nodes: int, max_memory_mb: int) -> Verdict:
     return solve(pos, max_nodes=max_nodes, max_memory_mb=max_memory_mb).verdict
 
 
+def _first_moves(start: Position, first: list[str], probe_nodes: int, probe_mb: int) -> tuple[int, int]:
+    """Winning first moves: each legal first move, then a bounded search; (won, unknown) among them."""
+    win_first = unknown_first = 0
+    for m in first:
+        p = start.copy()
+        p.play(m)
+        v = Verdict.SOLVED if p.is_won() else _probe(p, probe_nodes, probe_mb)
+        win_first += v == Verdict.SOLVED
+        unknown_first += v == Verdict.UNKNOWN
+    return win_first, unknown_first
+
+
+def _critical(start: Position, line: tuple[str, ...], probe_nodes: int, probe_mb: int) -> tuple[int, int]:
+    """Critical positions along a winning ``line``: those with a move the probe proves losing; (critical
+    positions, positions probed)."""
+    critical = probed = 0
+    pos = start.copy()
+    for step in line:
+        legal = pos.legal_moves()
+        if step not in legal:
+            raise RuntimeError(f"solution move {step!r} is not legal in the reference engine")
+        for m in legal:
+            if m == step:
+                continue
+            p = pos.copy()
+            p.play(m)
+            probed += 1
+            if not p.is_won() and _probe(p, probe_nodes, probe_mb) == Verdict.UNSOLVABLE:
+                critical += 1
+                break
+        pos.play(step)
+    return critical, probed
+
+
+def _check_counts(**counts: tuple[object, int]) -> None:
+    """Each count a whole number of at least its least, or a ``CanfieldError`` naming it."""
+    for name, (value, least) in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise CanfieldError(f"{name} must be a whole number of at least {least}, not {value!r}")
+
+
 def analyze(
     seed_or_deal: "int | Deal",
     rules: "str | Rules | None" = None,
@@ -194,9 +235,7 @@ def analyze(
     bounds each search for the first-move and critical-position counts;
     ``playouts`` random games are played with ``random.Random(playout_seed)``.
     """
-    for name, value, least in (("probe_nodes", probe_nodes, 1), ("playouts", playouts, 0), ("playout_seed", playout_seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise CanfieldError(f"{name} must be a whole number of at least {least}, not {value!r}")
+    _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
     if isinstance(seed_or_deal, Deal):
         deal = seed_or_deal if rules is None else Deal.from_dict(seed_or_deal.to_dict(), get_rules(rules))
     else:
@@ -209,37 +248,9 @@ def analyze(
     probe_mb = DEFAULT_MEMORY_MB if max_memory_mb is None else max_memory_mb  # a probe is a few thousand nodes
     start = Position(deal)
 
-    # Winning first moves: each legal first move, then a bounded search.
     first = start.legal_moves()
-    win_first = unknown_first = 0
-    for m in first:
-        p = start.copy()
-        p.play(m)
-        v = Verdict.SOLVED if p.is_won() else _probe(p, probe_nodes, probe_mb)
-        win_first += v == Verdict.SOLVED
-        unknown_first += v == Verdict.UNKNOWN
-
-    # Critical positions along the solution.
-    critical = probed = 0
-    if res.solved:
-        pos = start.copy()
-        for step in res.moves:
-            legal = pos.legal_moves()
-            if step not in legal:
-                raise RuntimeError(f"solution move {step!r} is not legal in the reference engine")
-            crit = False
-            for m in legal:
-                if m == step:
-                    continue
-                p = pos.copy()
-                p.play(m)
-                probed += 1
-                if not p.is_won() and _probe(p, probe_nodes, probe_mb) == Verdict.UNSOLVABLE:
-                    crit = True
-                    break
-            critical += crit
-            pos.play(step)
-
+    win_first, unknown_first = _first_moves(start, first, probe_nodes, probe_mb)
+    critical, probed = _critical(start, res.moves, probe_nodes, probe_mb) if res.solved else (0, 0)
     greedy = greedy_play(start)
     rng = random.Random(playout_seed)
     games = [random_play(start, rng) for _ in range(playouts)]

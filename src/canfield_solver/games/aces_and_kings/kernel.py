@@ -14,6 +14,8 @@ it). What differs is only how a position is held:
   share a key with probability about n^2 / 2^129 for n positions: below 10^-20 at 10^9;
 - the stack of frames: each frame's moves, generated once when it is entered, in one flat buffer.
 
+The arrays go to the compiled functions in three named tuples (``Board``, ``Table``, ``Frames``).
+
 The search runs for at most ``budget`` new positions and returns, its whole state in the arrays
 (resumable), so the caller checks the time between calls, and grows the table or the stack when the
 kernel asks (``NEED_TABLE``, ``NEED_STACK``) until the memory limit says ``unknown``.
