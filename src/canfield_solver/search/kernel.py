@@ -1031,6 +1031,58 @@ def _pool_chain(card, bm, pool_cards, anchors):
 
 
 @helper(**_INLINE)
+def _pool_waste_moves(deal, cols, sc, mask, d, out, n, qidx, qrd, nq, fits_top, gaps_open):
+    """``_gen``'s waste-to-tableau moves under a pool (``P_POOL``): onto a card only where ``_pool_chain``
+    allows, into a gap always. Returns the move count ``n`` with them added.
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Each level's columns, cards bottom first (``StackArrays.cols``).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level that holds the position.
+    out : int64[width]
+        Receives the moves, from index ``n`` on.
+    n : int
+        The moves already in ``out``.
+    qidx : int64[n]
+        The talon index of each waste card that can be played (``_waste_targets``).
+    qrd : int64[n]
+        For each, whether reaching it takes a counted redeal.
+    nq : int
+        How many there are.
+    fits_top : uint64
+        The cards that fit on some column's top (all of them while a gap is open).
+    gaps_open : bool
+        Whether a gap takes a waste card now.
+    """
+    params, _reserve, talon, lut, bm = deal
+    pool_cards, anchors = _pool_anchors(deal, cols, sc, mask, d)
+    for k in range(nq):
+        card = talon[qidx[k]]
+        if not fits_top & _bit(card):
+            continue
+        for c in range(params[P_NCOLS]):
+            ln = sc[d, SC_LEN + c]
+            if ln > 0:
+                top = cols[d, c, ln - 1]
+                if _fits_on(card, top, lut) and _pool_chain(card, bm, pool_cards,
+                                                           anchors & ~(_bit(top) | _bit(cols[d, c, 0]))):
+                    out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                    n += 1
+            elif gaps_open:
+                out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                n += 1
+    return n
+
+
+@helper(**_INLINE)
 def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
@@ -1151,27 +1203,23 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
             if t != c and lt > 0 and _fits_on(bottom, cols[d, t, lt - 1], lut):
                 out[n] = _mv(K_TT, c, t, ln, 0)
                 n += 1
-    # 4. Waste to the tableau.
-    pool = use_safe and params[P_POOL] == 1 and nq > 0  # pruning, as the safe moves are
-    pool_cards = np.uint64(0)
-    anchors = np.uint64(0)
-    if pool:
-        pool_cards, anchors = _pool_anchors(deal, cols, sc, mask, d)
-    for k in range(nq):
-        card = talon[qidx[k]]
-        if not fits_top & _bit(card):
-            continue
-        for c in range(ncols):
-            ln = sc[d, SC_LEN + c]
-            if ln > 0:
-                if _fits_on(card, cols[d, c, ln - 1], lut) and (
-                        not pool or _pool_chain(card, bm, pool_cards,
-                                                anchors & ~(_bit(cols[d, c, ln - 1]) | _bit(cols[d, c, 0])))):
+    # 4. Waste to the tableau (under a pool, pruned: _pool_waste_moves; the other rules keep this loop as it was).
+    if use_safe and params[P_POOL] == 1 and nq > 0:
+        n = _pool_waste_moves(deal, cols, sc, mask, d, out, n, qidx, qrd, nq, fits_top, gaps_open)
+    else:
+        for k in range(nq):
+            card = talon[qidx[k]]
+            if not fits_top & _bit(card):
+                continue
+            for c in range(ncols):
+                ln = sc[d, SC_LEN + c]
+                if ln > 0:
+                    if _fits_on(card, cols[d, c, ln - 1], lut):
+                        out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                        n += 1
+                elif gaps_open:
                     out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
                     n += 1
-            elif gaps_open:
-                out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
-                n += 1
     # 5. Part of a column: the top card, or a run.
     for c in range(ncols if not locked else 0):
         ln = sc[d, SC_LEN + c]
