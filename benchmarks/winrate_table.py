@@ -47,6 +47,14 @@ PUBLISHED_SOURCE = {  # the published figures the issue asks to land inside the 
 PUBLISHED = {k: float(v.split("%")[0]) for k, v in PUBLISHED_SOURCE.items()}
 
 
+def _run(cmd: list[str], quiet: bool = False) -> subprocess.CompletedProcess:
+    """Run a printed ``canfield ...`` command with this interpreter's package (no PATH needed), from the
+    repository's root; its stdout captured, its stderr shown unless ``quiet``."""
+    argv = [sys.executable, "-m", "canfield_solver", *cmd[1:]] if cmd[0] == "canfield" else cmd
+    return subprocess.run(argv, cwd=HERE.parent, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE if quiet else None, text=True)
+
+
 @dataclass(frozen=True)
 class Row:
     label: str
@@ -123,7 +131,7 @@ def run(a: argparse.Namespace) -> int:
     for row in _rows(a.only, a.start):
         cmd = _command(row, a.upto, a.sample_cap)
         print("$ " + shlex.join(cmd), flush=True)
-        p = subprocess.run(cmd, cwd=HERE.parent, stdout=subprocess.PIPE, text=True)
+        p = _run(cmd)
         if p.returncode:
             return p.returncode
         d = json.loads(p.stdout.strip().splitlines()[-1])
@@ -170,9 +178,10 @@ def _summaries(only: str | None) -> list[tuple[Row, dict]]:
         else:
             summary = [c for c in _command(row, row.target) if c not in ("--json", "-q")]
         summary[summary.index("--parquet-dir")] = "--parquet"
-        p = subprocess.run(["canfield", "winrate", "--summary", *summary[2:], "--json"], cwd=HERE.parent,
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        p = _run(["canfield", "winrate", "--summary", *summary[2:], "--json"], quiet=True)
         if p.returncode or not p.stdout.strip():
+            if "no result" not in (p.stderr or ""):  # a row not started yet is skipped; any other failure said
+                print(f"{row.label}: {(p.stderr or '').strip() or 'winrate --summary failed'}", file=sys.stderr)
             continue
         d = json.loads(p.stdout)
         if d["deals"]:
@@ -183,7 +192,7 @@ def _summaries(only: str | None) -> list[tuple[Row, dict]]:
 def _done_deals(row: Row) -> int:
     """How far seeds 0.. of a ``--target`` row are done in the dataset (its ``--plan``); 0 when none are."""
     cmd = [c for c in _command(row, row.target) if c != "-q"] + ["--plan"]
-    p = subprocess.run(cmd, cwd=HERE.parent, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    p = _run(cmd, quiet=True)
     if p.returncode or not p.stdout.strip():
         return 0
     return int(json.loads(p.stdout)["plan"]["done_deals"])
@@ -250,6 +259,12 @@ def _to_target(d: dict, target: float, c1: float | None, c2: float | None) -> st
 
 
 def table(a: argparse.Namespace) -> int:
+    try:
+        import pyarrow  # noqa: F401  (the dataset is Parquet)
+    except ImportError:
+        print("winrate_table.py table reads the Parquet dataset: it needs pyarrow "
+              "(pip install '.[parquet]')", file=sys.stderr)
+        return 2
     rows = _summaries(a.only)
     if a.short:  # the README's table: fewer columns, the published figure with its source
         print("| rules | deals | won / lost / unknown at 2 s | unknowns both ways (95%) | sample re-run at 300 s "
