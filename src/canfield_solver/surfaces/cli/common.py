@@ -79,7 +79,7 @@ class _Group(click.Group):
     # its commands runs (``--help`` lists them all), so that ``canfield solve`` does not import the studies'
     # or the play server's machinery (tests/test_cli.py checks this table against the modules).
     LAZY = {"game": ("deal", "check", "hint", "solve", "analyze", "show", "rules"),
-            "studies": ("winrate", "export", "pick", "verify"),
+            "studies": ("winrate", "export", "stored", "pick", "verify"),
             "play": ("play",)}
 
     def list_commands(self, ctx: click.Context) -> list[str]:

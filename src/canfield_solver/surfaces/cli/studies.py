@@ -410,6 +410,29 @@ def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
     return 0
 
 
+@cli.command()
+@click.option("--db", "db", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+              help="A SQLite result store (--db of winrate, pick, analyze).")
+@click.option("--parquet", "parquet_in", type=click.Path(), default=None, callback=not_blank,
+              help="A --parquet-dir dataset folder, or a Parquet file from export --parquet.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a rules set, a line each.")
+def stored(db: str | None, parquet_in: str | None, as_json: bool) -> int:
+    """What a result store holds: for each rules set its deals and verdicts, seed spans, the limits they
+    were searched at and the solver versions (nothing is searched or written)."""
+    from ...studies.inventory import store_contents
+
+    if (db is None) == (parquet_in is None):
+        raise UserError("give exactly one of --db FILE or --parquet PATH")
+    held = store_contents(db=db, parquet=parquet_in)
+    for h in held:
+        click.echo(json.dumps(h.to_dict()) if as_json else str(h))
+    if not as_json:
+        where = db or parquet_in
+        click.echo(f"{len(held)} rules set{'s' if len(held) != 1 else ''} in {where}"
+                   + ("; winrate --summary --rules NAME recounts one" if held else ""), err=True)
+    return 0
+
+
 class _PickProgress:
     """One line on stderr, redrawn in place, on a terminal only: numbers looked at, deals picked of the count,
     numbers a second."""
