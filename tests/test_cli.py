@@ -113,7 +113,10 @@ def test_an_unknown_verdict_says_what_stopped_the_search():
         "to go further, run: canfield solve --deal 'my deal.json' --max-seconds 2 --jobs 2"
     assert go_further("nodes", 60.0, 1000, 720, None, ["solve", "--max-nodes", "1000", "--seed", "6"]) == \
         "to go further, run: canfield solve --seed 6 --max-nodes 4000"
-    assert go_further("interrupted", 60.0, None, 720, 1) is None
+    # Ctrl-C: the same command again, its limits as they were (nothing of the search is kept to resume).
+    assert go_further("interrupted", 60.0, None, 720, 1, ["solve", "205", "--max-seconds", "60"]) == \
+        "to search again, run: canfield solve 205 --max-seconds 60"
+    assert go_further(None, 60.0, None, 720, 1) is None
 
 
 def test_solve_method_layered_and_its_refusals():

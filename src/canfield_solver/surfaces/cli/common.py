@@ -434,7 +434,10 @@ def next_command(argv: list[str], options: dict[str, str]) -> str:
 def go_further(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int | None,
                workers: int | None, argv: list[str] | None = None) -> str | None:
     """``solver.further_limits`` as the whole command to run next (``argv``, by default the command being
-    run, ``INVOKED``, with the limits raised); None when there is nothing to raise."""
+    run, ``INVOKED``, with the limits raised); after Ctrl-C the same command; None when there is nothing to
+    raise."""
+    if limit == "interrupted":  # Ctrl-C: the same command searches again (nothing of this search is kept)
+        return "to search again, run: " + next_command(INVOKED if argv is None else argv, {})
     more = further_limits(limit, max_seconds, max_nodes, max_memory_mb or DEFAULT_MEMORY_MB, workers)
     if not more:
         return None

@@ -258,7 +258,7 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
     else:
         name = where(d, deal_file or "deal")
         if played:
-            name += f" after {len(played)} moves"
+            name += f" after {len(played)} move{'' if len(played) == 1 else 's'}"
         v = result.verdict
         if result.stalled:
             click.echo(f"{name} · {d.rules.name}: unsolvable — the position is stalled "
