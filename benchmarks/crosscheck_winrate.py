@@ -12,7 +12,7 @@ its "solved" on one of our lost deals; such a deal is printed with its seed
 so that ``canfield solve SEED --rules RULES`` can be checked by hand.
 
 The binary is never committed: build it from thecharlieblake/Solvitaire
-(docs/performance.md, "Outside check", says how). Deals seen before (seeds 0-199, the
+(docs/performance-history.md, "Outside check", says how). Deals seen before (seeds 0-199, the
 committed reference verdicts) are left out, so the sample is new evidence.
 """
 
