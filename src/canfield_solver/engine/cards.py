@@ -65,12 +65,12 @@ def parse_card(text: str) -> int:
         raise CardError(f"a card must be text like 'QH', not {text!r}")
     s = text.strip()
     if len(s) < 2:
-        raise CardError(f"unknown card {text!r} (expected rank A23456789TJQK then suit CDHS, e.g. 'QH')")
+        raise CardError(f"unknown card {text!r} (expected rank {RANKS} then suit {SUITS}, e.g. 'QH')")
     suit_text = s[-1]
     rank_text = s[:-1].upper()
     suit_char = SUIT_SYMBOLS.get(suit_text, suit_text.upper())
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS or suit_char not in SUITS:
-        raise CardError(f"unknown card {text!r} (expected rank A23456789TJQK then suit CDHS, e.g. 'QH')")
+        raise CardError(f"unknown card {text!r} (expected rank {RANKS} then suit {SUITS}, e.g. 'QH')")
     return card_id(RANKS.index(rank_text), SUITS.index(suit_char))

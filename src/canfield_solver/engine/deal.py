@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import CanfieldError, DealError
-from .cards import card_name, parse_card, rank_of, suit_of
+from .cards import RANKS, SUITS, card_name, parse_card, rank_of, suit_of
 from .rules import Rules, get_rules
 
 __all__ = ["Deal", "splitmix64", "shuffled_deck", "read_text", "parse_deal_json", "MAX_FILE_CHARS"]
@@ -318,21 +318,21 @@ def _validate(d: Deal) -> None:
     if not 0 <= d.base_rank < n:
         raise DealError(f"base rank index {d.base_rank} is outside this deck's {n} ranks")
     if not r.has_base_card and d.base_rank != r.base:
-        raise DealError(f"rules {r.name!r} start every foundation at {'A23456789TJQK'[int(r.base)]}")
+        raise DealError(f"rules {r.name!r} start every foundation at {RANKS[int(r.base)]}")
     _check_cards(r, d.reserve, d.stock, d.waste, d.tableau, d.foundations)
     # Foundations: one suit each, from the base up, wrapping K→A.
     suits_seen: set[int] = set()
     for p in d.foundations:
         s = suit_of(p[0])
         if s in suits_seen:
-            raise DealError(f"two foundation piles of suit {'CDHS'[s]}")
+            raise DealError(f"two foundation piles of suit {SUITS[s]}")
         suits_seen.add(s)
         if len(p) > n:
-            raise DealError(f"foundation {'CDHS'[s]} holds {len(p)} cards; at most {n}")
+            raise DealError(f"foundation {SUITS[s]} holds {len(p)} cards; at most {n}")
         for i, c in enumerate(p):
             if suit_of(c) != s or rank_of(c) != (d.base_rank + i) % n:
                 raise DealError(
-                    f"foundation {'CDHS'[s]} must build up in suit from the base rank; "
+                    f"foundation {SUITS[s]} must build up in suit from the base rank; "
                     f"{card_name(c)} is out of place"
                 )
     if d.redeals_used < 0 or (r.redeals is not None and d.redeals_used > r.redeals):
@@ -355,7 +355,7 @@ def _validate(d: Deal) -> None:
 
 def _base_cards_missing(r: Rules) -> DealError:
     """The error for a deal of ``base_removed`` rules without its four base cards on the foundations."""
-    rank = "A23456789TJQK"[int(r.base)]
+    rank = RANKS[int(r.base)]
     return DealError(f"rules {r.name!r} start all four foundations with the {rank}s: give 'foundations', "
                      f"e.g. [[\"{rank}C\"], [\"{rank}D\"], [\"{rank}H\"], [\"{rank}S\"]]")
 

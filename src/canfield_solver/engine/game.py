@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..errors import IllegalMoveError, MoveError
+from .cards import RANKS as _RANKS
+from .cards import SUITS as _SUITS
 from .cards import card_name, rank_of, suit_of
 from .deal import Deal, as_deal
 from .moves import Move, parse_move
@@ -34,10 +36,8 @@ from .rules import Rules
 
 __all__ = ["Position", "ReplayResult", "replay"]
 
-_SUITS = "CDHS"
 # reserve, tableau, stock, waste, foundations, redeals used: what undo restores
 _Snapshot = tuple[list[int], list[list[int]], list[int], list[int], list[int], int]
-_RANKS = "A23456789TJQK"
 
 
 # Column-move modes in which any part of a column (a run) may move.

@@ -18,7 +18,7 @@ import html
 import json
 from typing import TYPE_CHECKING, Sequence, cast
 
-from ..engine.cards import card_name, suit_of
+from ..engine.cards import SUITS, card_name, suit_of
 from ..games import deal_of, get_game
 from ..games import nine_packets as NP
 from ..games import suit_neighbours as SN
@@ -36,7 +36,7 @@ __all__ = ["board", "card_code", "game_frames", "game_page", "line_frame", "show
 def card_code(card: int) -> str:
     """A card as the pages write it: rank (10 for ten) and suit letter."""
     name = card_name(card)
-    return ("10" if name[0] == "T" else name[0]) + "CDHS"[suit_of(card)]
+    return ("10" if name[0] == "T" else name[0]) + SUITS[suit_of(card)]
 
 
 def _pile(pid: str, label: str, cards: Sequence[int], *, down: int = 0, fan: bool = False) -> dict[str, object]:
@@ -59,9 +59,9 @@ def _ten_columns(p: TCPosition) -> dict[str, object]:
 
 def _aces_and_kings(p: AKPosition) -> dict[str, object]:
     """The kings row (built down) above the aces row (built up), the thirteen columns below."""
-    kings = [_pile(f"K{s}", "CDHS"[s] + " down", [s * 13 + 13 - p.down[s]] if p.down[s] else [])
+    kings = [_pile(f"K{s}", SUITS[s] + " down", [s * 13 + 13 - p.down[s]] if p.down[s] else [])
              for s in range(4)]
-    aces = [_pile(f"A{s}", "CDHS"[s] + " up", [s * 13 + p.up[s] - 1]) for s in range(4)]
+    aces = [_pile(f"A{s}", SUITS[s] + " up", [s * 13 + p.up[s] - 1]) for s in range(4)]
     cols = [_pile(f"C{i + 1}", f"C{i + 1}", col, fan=True) for i, col in enumerate(p.columns)]
     return {"rows": [{"piles": kings, "kind": "kings"}, {"piles": aces, "kind": "aces"}, {"piles": cols}],
             "sc": p.home}

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Sequence
 
-from ..engine.cards import suit_of
+from ..engine.cards import RANKS, SUITS, suit_of
 from ..engine.deal import Deal
 from ..engine.game import Position, replay
 from ..engine.moves import parse_move
@@ -38,7 +38,7 @@ __all__ = ["ReplayPage", "page", "show", "frames"]
 def _code(card: int) -> str:
     """A card for the page: '10H' style text the script splits into rank and suit."""
     p = pretty_card(card)
-    return p[:-1] + "CDHS"[suit_of(card)]
+    return p[:-1] + SUITS[suit_of(card)]
 
 
 def _frame(pos: Position) -> dict[str, object]:
@@ -133,7 +133,7 @@ def page(deal: "Deal | Position", moves: Sequence[str], *, title: str, summary: 
         "moves": moves,
         "full": 4 * start.rules.ranks,
         "columns": len(start.tableau),
-        "base": "A23456789TJQK"[start.base_rank].replace("T", "10"),
+        "base": RANKS[start.base_rank].replace("T", "10"),
         "turning": turning_point,
     }
     body = _template()

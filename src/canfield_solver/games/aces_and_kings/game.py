@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...engine.cards import card_name, rank_of, suit_of
+from ...engine.cards import SUITS, card_name, rank_of, suit_of
 from ..base import GameError, names, seeded_deck
 
 __all__ = ["NAME", "VARIANTS", "Position", "deal", "moves", "play", "won", "stalled", "render", "legal",
@@ -188,7 +188,7 @@ def stalled(p: Position) -> bool:
 
 
 def render(p: Position) -> str:
-    head = "  ".join(f"{'A' + 'CDHS'[s]}:{p.up[s]:<2}K:{p.down[s]:<2}" for s in range(4))
+    head = "  ".join(f"{'A' + SUITS[s]}:{p.up[s]:<2}K:{p.down[s]:<2}" for s in range(4))
     depth = max((len(c) for c in p.columns), default=0)
     lines = [head, "  ".join(f"C{i + 1:<2}" for i in range(COLUMNS))]
     for r in range(depth):
