@@ -75,7 +75,7 @@ def agreement_test(max_examples, max_states):
     oracle are skipped (``assume``); the deals compared are counted, and the
     test fails if fewer than half the examples asked for were compared (a
     property that skips most of its deals checks little). The count and the
-    lost deals among them are in the failure message."""
+    lost deals among them are printed (``pytest -rP`` shows them) and in the failure message."""
 
     @pytest.mark.parametrize("preset", ALL_RULES)
     def test(preset):
@@ -93,6 +93,7 @@ def agreement_test(max_examples, max_states):
             lost += not won
 
         agree()
+        print(f"{preset}: {compared} deals compared with the exhaustive search, {lost} of them lost")  # -rP shows it
         assert compared >= max(1, asked // 2), f"{preset}: {compared} deals compared ({lost} lost) of {asked} asked"
 
     return test
@@ -124,6 +125,7 @@ def test_lost_verdicts_equal_exhaustive_search_where_random_deals_are_won(preset
             assert (res.verdict is Verdict.SOLVED) == truth and res.verdict is not Verdict.UNKNOWN, (shape, seed)
             compared += 1
             lost += not truth
+    print(f"{preset}: {compared} deals compared with the exhaustive search, {lost} of them lost")  # -rP shows it
     assert compared == 80 and lost >= 3, (compared, lost)
 
 
