@@ -16,7 +16,7 @@ from canfield_solver import Deal, Position, preset_names
 from canfield_solver.jit import njit
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
-from canfield_solver.search.problem import _LoneSearch
+from canfield_solver.search.problem import LoneSearch
 
 from helpers import examples, random_position
 
@@ -107,7 +107,7 @@ def test_cover_field_takes_in_merges_and_names_its_positions(draw, ps, qs, probe
 
 def test_cover_field_positions_agree_with_the_short_key_layout():
     for preset in preset_names():
-        prob = _LoneSearch(Position(Deal.from_seed(3, preset)))
+        prob = LoneSearch(Position(Deal.from_seed(3, preset)))
         p = [int(x) for x in prob.params]
         w, shift, mask = C.cover_field_at(True, p[C.P_COVER] == 1, p[C.P_TALON_BITS], p[C.P_WPOS_BITS])
         jw, jshift, jmask = K._cover_field_at(True, p[C.P_COVER] == 1, np.int64(p[C.P_TALON_BITS]),
@@ -124,7 +124,7 @@ def test_cover_field_positions_agree_with_the_short_key_layout():
        st.integers(0, 200))
 def test_short_key_low_fields_compiled_equal_plain(seed, preset, rng, steps):
     pos = random_position(seed, preset, rng, steps)
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     p = prob.params
     vals = (np.uint64(int(rng.getrandbits(int(p[C.P_TALON_BITS])))), np.uint64(len(pos.waste) % (1 << int(p[C.P_WPOS_BITS]))),
             np.uint64(len(pos.reserve)), np.uint64(pos.redeals_used if p[C.P_RDL_BITS] else 0))

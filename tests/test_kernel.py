@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 from canfield_solver import Deal, Position, card_name, preset_names
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
-from canfield_solver.search.problem import _LoneSearch
+from canfield_solver.search.problem import LoneSearch
 
 from helpers import examples, needs_jit, random_position
 
 
 def kernel_moves(pos):
     """The kernel's moves at this position, decoded to comparable strings."""
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
     n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
     got = set()
@@ -80,7 +80,7 @@ def py_key(pos, talon_order):
 
 
 def kernel_key(pos):
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     words = np.zeros(4, np.uint64)
     K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(C.SCRATCH_SIZE, np.int64))
     return [int(w) for w in words], prob
@@ -150,7 +150,7 @@ def _fits(pos, card, host):
 
 
 def kernel_stuck(pos):
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
     m = int(K._stuck_closure(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix, C.ALL_CARDS))
     assert bool(K._is_stuck(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix)) == (m != 0)
@@ -184,10 +184,10 @@ def levels_along_search(rules_name, seed, chunks, nodes):
     """The problem and the level its search stands at after each of ``chunks`` runs of ``nodes`` nodes
     (a run that only asks for a bigger table does not count), until the search ends."""
     from canfield_solver import get_rules
-    from canfield_solver.search.problem import _key_words, _Tables
+    from canfield_solver.search.problem import SearchTables, key_words
     rules = get_rules(rules_name)
-    prob = _LoneSearch(Position(Deal.from_seed(seed, rules)))
-    tables = _Tables(_key_words(rules), 256 << 20, prob.cover_fields())
+    prob = LoneSearch(Position(Deal.from_seed(seed, rules)))
+    tables = SearchTables(key_words(rules), 256 << 20, prob.cover_fields())
     for _ in range(chunks):
         status = K._search(*prob.search_args(tables, nodes))
         if status in (C.GROW, C.GROW_LONG):
@@ -282,7 +282,7 @@ def test_stuck_test_of_a_child_equals_the_closure_after_random_play(seed, preset
     """The same on every child of random positions of every preset (gaps, refills, runs, other builds)."""
     from collections import Counter
     pos = random_position(seed, preset, rng, steps)
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
     if not K._is_stuck(prob.cols, prob.sc, 0, prob.params, prob.bm, prefix):
         check_child_stuck_shortcut(prob, 0, Counter())
@@ -295,7 +295,7 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
     """After every move the kernel can make, the per-column key codes and the tableau mask it updated
     equal those built anew."""
     pos = random_position(seed, preset, rng, steps)
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
     n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
     for mv in out[:n]:
@@ -319,8 +319,8 @@ def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
     for seed in range(60):
         preset = preset_names()[seed % len(preset_names())]
         pos = random_position(seed, preset, rng, rng.randrange(0, 120))
-        prob = _LoneSearch(pos)
-        fresh = _LoneSearch(pos)
+        prob = LoneSearch(pos)
+        fresh = LoneSearch(pos)
         out = np.zeros(C.SCRATCH_SIZE, np.int64)
         n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
         prob.cols[1] = 99  # another position's cards
@@ -356,7 +356,7 @@ def long_key_of_short(hi, lo, params, pos):
     heights = C.unpack_heights(f["first"])
     home = {s * 13 + (pos.base_rank + i) % r.ranks for s in range(4) for i in range(heights[s])}
     placed = {c for col in f["tableau"] for c in col} | set(pos.reserve[:f["reserve"]]) | home
-    for i, c in enumerate(list(pos.waste) + list(reversed(pos.stock))):  # the talon order (_LoneSearch)
+    for i, c in enumerate(list(pos.waste) + list(reversed(pos.stock))):  # the talon order (LoneSearch)
         if c not in placed:
             words[0] |= 1 << i
     return words
@@ -368,7 +368,7 @@ def long_key_of_short(hi, lo, params, pos):
 def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):
     """A key that fits 127 bits is rewritten so that the long key can be read back from it, else left alone."""
     pos = random_position(seed, preset, rng, steps)
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     words = np.zeros(4, np.uint64)
     nbits = K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(C.SCRATCH_SIZE, np.int64))
     long_key = [int(w) for w in words]
@@ -417,9 +417,9 @@ def test_cover_rows_keep_the_least_waste_position_of_each_residue():
 
 
 def test_tables_hash_rows_without_the_cover_field_the_kernel_uses():
-    """solver._LoneSearch.cover_fields (used when a table grows) names the same bits as kernel._cover_at."""
+    """solver.LoneSearch.cover_fields (used when a table grows) names the same bits as kernel._cover_at."""
     for preset in preset_names():
-        prob = _LoneSearch(Position(Deal.from_seed(5, preset)))
+        prob = LoneSearch(Position(Deal.from_seed(5, preset)))
         short, long = prob.cover_fields()
         for is_short, want in ((True, short), (False, long)):
             w, shift, field = K._cover_at(is_short, prob.params)

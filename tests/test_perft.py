@@ -21,7 +21,7 @@ from canfield_solver import Deal, Position
 from canfield_solver.engine.cards import card_name
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
-from canfield_solver.search.problem import _LoneSearch, decode
+from canfield_solver.search.problem import LoneSearch, decode
 
 FILE = Path(__file__).parent / "data" / "perft.json"
 PRESETS = ["canfield", "canfield-whole-pile", "pysolfc-canfield", "canfield-draw1", "storehouse", "rainbow",
@@ -31,7 +31,7 @@ DEPTH = 3
 
 def kernel_children(pos: Position) -> dict[str, Position]:
     """The kernel's moves at ``pos`` (its own generator), each with the position it leads to."""
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     out = np.zeros(1024, np.int64)
     n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
     children = {}

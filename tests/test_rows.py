@@ -17,12 +17,12 @@ from canfield_solver import Deal, Position, get_rules
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search import rows as R
-from canfield_solver.search.problem import _LoneSearch
+from canfield_solver.search.problem import LoneSearch
 
 from helpers import needs_jit
 
 
-def _decoded(prob: _LoneSearch) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
+def _decoded(prob: LoneSearch) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
     """Level 0 of ``prob`` packed to a short key and decoded into fresh arrays; None if the key is long."""
     p = prob.params
     row = np.zeros(C.CK_WIDTH, np.uint64)
@@ -38,7 +38,7 @@ def _decoded(prob: _LoneSearch) -> tuple[np.ndarray, np.ndarray, np.ndarray, int
 
 
 def _check(pos: Position) -> bool:
-    prob = _LoneSearch(pos)
+    prob = LoneSearch(pos)
     got = _decoded(prob)
     if got is None:
         return False

@@ -58,10 +58,10 @@ def test_the_last_growth_takes_what_the_cap_allows():
     fourfold or twofold as before."""
     import numpy as np
 
-    from canfield_solver.search.problem import _Tables
+    from canfield_solver.search.problem import SearchTables
 
     for cap_mb, last in ((720, 38_731_776), (16, 720_896)):
-        t = _Tables(4, cap_mb << 20)
+        t = SearchTables(4, cap_mb << 20)
         sizes = [t.short.shape[0]]
         while rows := t._grown_rows(t.short):
             assert t.short.nbytes + t.long.nbytes + rows * 16 <= cap_mb << 20
@@ -70,7 +70,7 @@ def test_the_last_growth_takes_what_the_cap_allows():
         assert sizes[-1] == last and sizes[-1] & (sizes[-1] - 1) != 0, sizes
         assert all(b == 4 * a for a, b in zip(sizes[:-2], sizes[1:-1]))
         assert t._grown_rows(t.long) > t.long.shape[0]  # the other table can still grow
-    t = _Tables(4, 720 << 20)
+    t = SearchTables(4, 720 << 20)
     t.long = np.zeros((t.long.shape[0] * 4, 4), np.uint64)  # the long table grew first
     t.short = np.zeros((1 << 23, 2), np.uint64)
     assert t._grown_rows(t.short) == 1 << 25
@@ -82,10 +82,10 @@ def test_a_larger_cap_keeps_the_base_caps_tables_then_doubles():
     within the cap: a deal that fits in 720 MiB gets the same tables (and nodes) under any cap."""
     import numpy as np
 
-    from canfield_solver.search.problem import FULL_LOAD, _Tables
+    from canfield_solver.search.problem import FULL_LOAD, SearchTables
 
     def steps(cap_mb):
-        t = _Tables(4, cap_mb << 20)
+        t = SearchTables(4, cap_mb << 20)
         sizes = [(t.short.shape[0], t.grow_at(t.short))]
         while rows := t._grown_rows(t.short):
             assert t.short.nbytes + t.long.nbytes + rows * 16 <= cap_mb << 20

@@ -6,7 +6,7 @@ a 24-GiB machine idle. So when no cap is given, ``machine_cap(searches)`` gives 
 searches running at once (a study's workers; ``--jobs`` threads share one table, so they are one search)
 an equal part of ``SHARE`` of the memory free now, never less than the old fixed ``FLOOR_MB`` while the
 machine has that much. The table still grows only as a search needs it: through exactly the sizes it took
-under the old 720 MiB, then twofold (``search.problem._Tables``), so a deal that never needed 720 MiB takes
+under the old 720 MiB, then twofold (``search.problem.SearchTables``), so a deal that never needed 720 MiB takes
 the same tables, nodes, memory and time under a larger cap.
 
 Processes started together (two test workers, two studies) must not each count the same free memory, so

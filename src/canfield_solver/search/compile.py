@@ -24,13 +24,13 @@ from ..engine.deal import Deal
 from ..engine.game import Position
 from ..engine.rules import get_rules
 from . import kernel as K
-from .problem import _key_words, _LoneSearch, _Tables
+from .problem import LoneSearch, SearchTables, key_words
 
 
 def _kernel_calls() -> list[tuple[Callable[..., object], tuple]]:
     """(dispatcher, arguments) of every kernel entry point solve() calls, on a throwaway problem."""
-    prob = _LoneSearch(Position(Deal.from_seed(0, get_rules("canfield"))), init_codes=False)
-    tables = _Tables(_key_words(prob.rules), 16 << 20)
+    prob = LoneSearch(Position(Deal.from_seed(0, get_rules("canfield"))), init_codes=False)
+    tables = SearchTables(key_words(prob.rules), 16 << 20)
     return [
         (K._init_codes, (prob.cols, prob.sc, 0, prob.params)),
         (K._search, prob.search_args(tables, 0)),

@@ -12,7 +12,7 @@ from ..engine.game import Position
 from . import codec as C
 from . import kernel as K
 from .outcome import Outcome
-from .problem import _key_words, _LoneSearch, _Tables, decode, positions, result_stats
+from .problem import LoneSearch, SearchTables, decode, key_words, positions, result_stats
 
 CHUNK_NODES = 1 << 17  # nodes between two looks at the clock, the node limit and the progress callback
 
@@ -28,8 +28,8 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     the limits).
     """
     t0 = time.perf_counter()
-    prob = _LoneSearch(start, kernel=kernel)
-    tables = _Tables(_key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields(), kernel=kernel)
+    prob = LoneSearch(start, kernel=kernel)
+    tables = SearchTables(key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields(), kernel=kernel)
     st = prob.stats
     last = [C.RUNNING]
 

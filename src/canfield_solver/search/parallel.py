@@ -54,7 +54,7 @@ class _Item:
 class _Worker(S._Stack):
     """One thread's search arrays (one level more than a search alone: kernel._donate's scratch)."""
 
-    def __init__(self, base: "S._LoneSearch"):
+    def __init__(self, base: "S.LoneSearch"):
         super().__init__(S.MAX_LEVELS + 1, base.moves.shape[1], DONATE)
         self.base = base
         self.item: _Item | None = None
@@ -68,7 +68,7 @@ class _Worker(S._Stack):
         self.stats[:] = 0
         self.stats[C.ST_UNSHARED], self.stats[C.ST_UNSHARED_LONG] = unshared
 
-    def search(self, tables: "S._Tables", ctl: np.ndarray, budget: int) -> int:
+    def search(self, tables: "S.SearchTables", ctl: np.ndarray, budget: int) -> int:
         return K._search(*self.kernel_args(self.base, tables, budget, ctl))
 
     def path_to(self, depth: int) -> list[int]:
@@ -120,8 +120,8 @@ def search(start: Position, workers: int, max_nodes: int | None, max_seconds: fl
     """``depth_first.search`` with ``workers`` threads (see the module docstring)."""
     r = start.rules
     t0 = time.perf_counter()
-    base = S._LoneSearch(start)
-    tables = S._Tables(S._key_words(r), max_memory_mb * (1 << 20), base.cover_fields())
+    base = S.LoneSearch(start)
+    tables = S.SearchTables(S.key_words(r), max_memory_mb * (1 << 20), base.cover_fields())
     ctl = np.zeros(C.NCTL, np.int64)
     ctl[C.CTL_PAR] = 1
     queue = deque([_Item(base.cols[0].copy(), base.sc[0].copy(), base.mask[0], [])])

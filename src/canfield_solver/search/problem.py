@@ -1,6 +1,6 @@
 """The arrays a search works on: a search's stack (``_Stack``); the deal's arrays together with the stack of
-the search that runs alone (``_LoneSearch``, a ``_Stack`` with the deal beside it: the parallel workers take
-the deal's arrays from it and bring stacks of their own); and the two transposition tables (``_Tables``), all built from a ``Position`` and
+the search that runs alone (``LoneSearch``, a ``_Stack`` with the deal beside it: the parallel workers take
+the deal's arrays from it and bring stacks of their own); and the two transposition tables (``SearchTables``), all built from a ``Position`` and
 its ``Rules``; and ``decode``, which turns the kernel's move codes back into SPEC §4 moves.
 
 The depth-first drivers (``depth_first``, ``parallel``) run ``kernel._search`` over these arrays.
@@ -25,7 +25,7 @@ INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
 MAX_ROWS = 1 << 32  # rows of one table at most (kernel._slot scales a 32-bit hash)
 LOAD = 0.7         # grow a table at this load
 FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
-BASE_CAP = 720 * 2**20  # bytes: up to this cap the tables grow as under the old fixed default (_Tables)
+BASE_CAP = 720 * 2**20  # bytes: up to this cap the tables grow as under the old fixed default (SearchTables)
 FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
 SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
 COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
@@ -96,14 +96,14 @@ def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | N
     params[C.P_RDL_BITS] = 0 if redeals is None else redeals.bit_length()
 
 
-def _key_words(r: Rules) -> int:
+def key_words(r: Rules) -> int:
     """Table row width: 3 words when the column stream (codec.py) always fits in 128 bits."""
     suit_bits = C.SUIT_BITS[C.BUILD_CODES[r.build]]
     stream = r.columns * C.COL_HEADER_BITS + suit_bits * (r.deck_size - 1)
     return 3 if stream <= 128 else 4
 
 
-def _max_moves(r: Rules, ntalon: int) -> int:
+def move_width(r: Rules, ntalon: int) -> int:
     """An upper bound on the moves the kernel generates in one position (the row width)."""
     n = r.columns
     longest = 4 * r.ranks  # no column is longer than the deck
@@ -156,7 +156,7 @@ def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
     return bm
 
 
-class _Tables:
+class SearchTables:
     """The short and the long transposition table (kernel._compact), grown within one memory cap.
 
     Up to ``BASE_CAP`` (the old fixed 720 MiB) a table grows as it always
@@ -245,7 +245,7 @@ class _Tables:
 class _Stack:
     """One search's own arrays: its stack of ``levels`` levels of up to ``width`` moves, counters and scratch,
     and room for ``donate`` positions handed over (kernel._donate); the rest of kernel._search's arguments
-    belong to the deal (held by _LoneSearch) and the tables (_Tables)."""
+    belong to the deal (held by LoneSearch) and the tables (SearchTables)."""
 
     def __init__(self, levels: int, width: int, donate: int = 1):
         self.cols = np.zeros((levels, C.MAXCOLS, C.COLCAP), np.int8)
@@ -267,13 +267,13 @@ class _Stack:
         self.stack = C.StackArrays(self.cols, self.sc, self.mask, self.moves, self.nmoves, self.midx)
         self.work = C.WorkArrays(self.words, self.scratch, self.prefix, self.child_keys)
 
-    def kernel_args(self, prob: "_LoneSearch", tables: "_Tables", budget: int, ctl: np.ndarray) -> tuple:
+    def kernel_args(self, prob: "LoneSearch", tables: "SearchTables", budget: int, ctl: np.ndarray) -> tuple:
         """The arguments of ``kernel._search`` for this stack searching ``prob``'s deal."""
         return (prob.deal, self.stack, C.TableArrays(tables.short, tables.long), self.work, self.donated,
                 self.stats, self.best_path, ctl, budget, tables.grow_at(tables.short), tables.grow_at(tables.long))
 
 
-class _LoneSearch(_Stack):
+class LoneSearch(_Stack):
     """A search alone: the deal's arrays (params, reserve, talon, lookup table, card masks), and the stack it
     searches with (its ``_Stack`` part). Parallel workers read the deal's arrays from one and search with
     stacks of their own (``parallel._Worker``)."""
@@ -290,7 +290,7 @@ class _LoneSearch(_Stack):
         self.lut = _lookup_table(r, pos.base_rank)
         self.bm = _card_masks(r, pos.base_rank)
         self.deal = C.DealArrays(self.params, self.reserve, self.talon, self.lut, self.bm)
-        super().__init__(MAX_LEVELS, _max_moves(r, len(talon_list)))
+        super().__init__(MAX_LEVELS, move_width(r, len(talon_list)))
         self.sc[0, C.SC_RES] = len(pos.reserve)
         self.sc[0, C.SC_WB] = len(pos.waste)
         self.sc[0, C.SC_RDL] = pos.redeals_used
@@ -312,12 +312,12 @@ class _LoneSearch(_Stack):
                   for short in (True, False)]
         return fields[0], fields[1]
 
-    def search_args(self, tables: "_Tables", budget: int) -> tuple:
+    def search_args(self, tables: "SearchTables", budget: int) -> tuple:
         """The arguments of ``kernel._search`` for the search alone."""
         return self.kernel_args(self, tables, budget, self.ctl)
 
 
-def decode(prob: _LoneSearch, start: Position, path: list[int]) -> list[str]:
+def decode(prob: LoneSearch, start: Position, path: list[int]) -> list[str]:
     """Kernel move codes to SPEC §4 moves, with the draws and redeals written out (played on ``start``'s
     copy by the reference engine, so an illegal code raises its ``IllegalMoveError``)."""
     pos = start.copy()
@@ -360,7 +360,7 @@ def positions(st: np.ndarray) -> int:
     return int(st[C.ST_TTCOUNT] + st[C.ST_MERGED])
 
 
-def result_stats(st: np.ndarray, tables: _Tables, compile_seconds: float) -> dict:
+def result_stats(st: np.ndarray, tables: SearchTables, compile_seconds: float) -> dict:
     """``SolveResult.stats`` from a search's counters (kernel.ST_*)."""
     return {"stuck_prunes": int(st[C.ST_STUCK]), "short_keys": int(st[C.ST_SHORT]),
             "table_rows": tables.short.shape[0] + tables.long.shape[0],

@@ -45,9 +45,9 @@ from .store import (
     RulesKey,
     StoredResult,
     StoreError,
-    _pyarrow,
     owner_id,
     parquet_schema,
+    pyarrow_modules,
     rules_id,
 )
 
@@ -68,7 +68,7 @@ class ParquetResults:
 
     def __init__(self, path: str | os.PathLike[str], *, create: bool = True, flush_rows: int = 65_536,
                  flush_seconds: float = 120.0):
-        self.pa, self.pq = _pyarrow()
+        self.pa, self.pq = pyarrow_modules()
         self.path = os.fspath(path)
         self.flush_rows, self.flush_seconds = flush_rows, flush_seconds
         self._lock_fd: int | None = None

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from .store import ResultStore, StoreError, _pyarrow
+from .store import ResultStore, StoreError, pyarrow_modules
 
 __all__ = ["Held", "seed_spans", "store_contents"]
 
@@ -77,7 +77,7 @@ def _sqlite_rows(path: str) -> Iterator[tuple[Any, ...]]:
 
 
 def _parquet_rows(path: str) -> Iterator[tuple[Any, ...]]:
-    _pyarrow()
+    pyarrow_modules()
     import pyarrow.dataset as ds
 
     try:

@@ -511,7 +511,7 @@ class ResultStore:
     def export_parquet(self, out: str, batch: int = 65_536) -> int:
         """Write every row to a Parquet file, ``batch`` rows at a time (memory stays flat whatever the size);
         needs pyarrow (the ``parquet`` extra). Returns the row count."""
-        pa, pq = _pyarrow()
+        pa, pq = pyarrow_modules()
         schema = parquet_schema(pa)
         n = 0
         try:
@@ -555,7 +555,7 @@ def parquet_schema(pa: Any) -> Any:
                       ("solver_version", pa.string()), ("rules_id", pa.string()), ("finished_at", pa.float64())])
 
 
-def _pyarrow() -> tuple[Any, Any]:
+def pyarrow_modules() -> tuple[Any, Any]:
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -568,7 +568,7 @@ def parquet_verdicts(path: str, rules: RulesKey, ranges: Iterable[tuple[int, int
     """Verdict counts of ``rules`` over seed ``ranges`` in an exported Parquet file, read a batch at a time."""
     import bisect
 
-    _, pq = _pyarrow()
+    _, pq = pyarrow_modules()
     spans = sorted(ranges)
     starts = [a for a, _ in spans]
     rid = rules_id(rules)

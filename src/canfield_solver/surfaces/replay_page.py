@@ -41,7 +41,7 @@ def _code(card: int) -> str:
     return p[:-1] + SUITS[suit_of(card)]
 
 
-def _frame(pos: Position) -> dict[str, object]:
+def position_frame(pos: Position) -> dict[str, object]:
     n = pos.rules.ranks
     tops = []
     for s in range(4):
@@ -84,11 +84,11 @@ def frames(deal: "Deal | Position", moves: Sequence[str]) -> list[dict[str, obje
     pos = deal.copy() if isinstance(deal, Position) else Position(deal)
     out = []
     for mv in moves:
-        f = _frame(pos)
+        f = position_frame(pos)
         f["mark"] = _mark(pos, mv)
         out.append(f)
         pos.play(mv)
-    f = _frame(pos)
+    f = position_frame(pos)
     f["mark"] = None
     out.append(f)
     return out

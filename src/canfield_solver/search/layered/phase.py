@@ -11,7 +11,7 @@ from ...engine.game import Position
 from ...errors import SolverBugError
 from .. import codec as C
 from .. import kernel as K
-from ..problem import _LoneSearch, _max_moves
+from ..problem import LoneSearch, move_width
 from .close import C_BEST, CloseBuffers, Counters, Layer, PhaseShape, close_entries
 from .slot import Slot
 from .sort import cuts, kway, sorted_run
@@ -23,7 +23,7 @@ class Phase:
 
     def __init__(self, start: Position):
         self.start = start
-        self.prob = _LoneSearch(start)
+        self.prob = LoneSearch(start)
         p = self.prob.params
         self.params = p
         self.rules = start.rules
@@ -32,7 +32,7 @@ class Phase:
         self.draw = int(p[C.P_DRAW])
         self.cb = int(p[C.P_COVER_BITS])
         self.field = np.uint64(C.cover_field_at(True, self.cover, self.tb, int(p[C.P_WPOS_BITS]))[2])
-        self.width = _max_moves(self.rules, len(self.prob.talon_list))
+        self.width = move_width(self.rules, len(self.prob.talon_list))
         self.full = 4 * self.rules.ranks
         self.counts = np.zeros(8, np.int64)
         self.counts[C_BEST] = start.score

@@ -18,7 +18,7 @@ from ...engine.deal import Deal
 from ...engine.game import Position
 from ...engine.moves import Move, parse_move
 from ...errors import CanfieldError
-from ..replay_page import _frame, frames
+from ..replay_page import frames, position_frame
 
 __all__ = ["CanfieldGame", "Job", "MeterReading", "Tracked"]
 
@@ -255,7 +255,7 @@ class CanfieldGame(Tracked):
         return None
 
     def state(self) -> dict[str, object]:
-        f = _frame(self.pos)
+        f = position_frame(self.pos)
         return {
             "id": self.id, "game": "canfield", "label": self.label, "rules": self.deal.rules.name, "generation": self.generation,
             "frame": f, "full": 4 * self.deal.rules.ranks, "moves": list(self.moves), "can_undo": bool(self.moves),
