@@ -34,7 +34,7 @@ NEW = str(HERE.parent / "src")
 
 
 def _bg_running() -> bool:
-    return subprocess.run(["pgrep", "-f", "canfield_solver.search.compile"], capture_output=True).returncode == 0
+    return subprocess.run(["pgrep", "-f", "canfield_solver.search.kernel_load"], capture_output=True).returncode == 0
 
 
 def _wait_bg() -> None:

@@ -98,7 +98,7 @@ def test_compile_figures_are_this_machines_once_recorded(tmp_path, monkeypatch):
 def test_compiled_asks_numba_in_process_and_the_index_files_without_it(tmp_path):
     code = ("import sys; from canfield_solver import announce\n"
             "print(announce.compiled('kernel'), 'numba' in sys.modules)\n"
-            "from canfield_solver.search import compile\n"
+            "from canfield_solver.search import kernel_load\n"
             "print(announce.compiled('kernel'), 'numba' in sys.modules)\n")
     here = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=IMPORT_ROOT),
                           capture_output=True, text=True, check=True)

@@ -96,7 +96,7 @@ def test_a_solve_collects_nothing_before_numba_is_imported_and_never_the_oldest_
 def test_the_kernel_loads_with_the_types_numba_would_give_its_arguments():
     from numba import typeof
 
-    from canfield_solver.search import compile as kc
+    from canfield_solver.search import kernel_load as kc
 
     calls = kc._kernel_calls()
     assert len(calls) == 3

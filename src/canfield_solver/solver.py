@@ -160,9 +160,9 @@ def kernel_ready() -> bool:
 
 def load_kernel() -> float:
     """Compile the kernel, or load it from Numba's cache; the seconds it took (0.0 once loaded)."""
-    from .search import compile
+    from .search import kernel_load
 
-    return compile.load_kernel()
+    return kernel_load.load_kernel()
 
 
 # --- solve -----------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 On a machine whose Numba cache does not hold the kernel yet, ``solve`` would wait for the compile
 (``announce.MEASURED``: some 18 s on the development machine) before its first node. Instead it starts the
-compile in a process of its own (``python -m canfield_solver.search.compile``, which fills the cache
+compile in a process of its own (``python -m canfield_solver.search.kernel_load``, which fills the cache
 under the machine's compile lock and goes on if this process ends first, so the next run loads the
 kernel) and meanwhile searches with the same kernel interpreted (``interpreted``): the same nodes in the
 same order, some 4,000 a second, which decides most deals within a second or two. The interpreted search
@@ -21,8 +21,8 @@ import numpy as np
 from .. import announce, jit
 from ..budget import Limit
 from ..engine.game import Position
-from . import compile as kc
 from . import depth_first, interpreted
+from . import kernel_load as kc
 from .outcome import Outcome
 
 QUICK_NODES = 50_000  # interpreted nodes at most (about 12 s on the development machine) before waiting
@@ -59,13 +59,13 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     announce.tell(announce.Notice("kernel", "background", secs, source))
     cap = QUICK_NODES if max_nodes is None else min(max_nodes, QUICK_NODES)
 
-    def compiled() -> bool:
+    def compile_done() -> bool:
         return proc.poll() is not None if proc is not None else not announce.busy("kernel")
 
     def watch(nodes: int, seconds: float) -> None:
         if progress is not None:
             progress(nodes, seconds)
-        if compiled():
+        if compile_done():
             raise _CompileDone
 
     try:

@@ -96,14 +96,14 @@ def background() -> subprocess.Popen | None:
     if announce.busy("kernel") or not jit.DISK_CACHE:  # without a disk cache its compile would help no one
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.compile"],
+        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.kernel_load"],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True, env=dict(os.environ))
     except OSError:
         return None
 
 
-if __name__ == "__main__":  # python -m canfield_solver.search.compile: fill the cache (quick's background)
+if __name__ == "__main__":  # python -m canfield_solver.search.kernel_load: fill the cache (quick's background)
     load_kernel()
 
 
