@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from canfield_solver.errors import CanfieldError
 from canfield_solver.games import aces_and_kings as A
 from canfield_solver.games import nine_packets as N
 from canfield_solver.games import ten_columns as T
@@ -79,10 +80,16 @@ def test_aces_and_kings_compiled_on_constructed_positions():
 def test_compiled_limits_end_in_unknown():
     r = A.solve(A.deal(28), max_nodes=1000)
     assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes" and r.nodes == 1000
-    r = A.solve(A.deal(28), max_memory=1, restarts=False)   # 1 MiB: the table cannot grow past 2^15 positions
+    r = A.solve(A.deal(28), max_memory_mb=1, restarts=False)   # 1 MiB: the table cannot grow past 2^15 positions
     assert r.verdict is Verdict.UNKNOWN and r.limit == "memory" and 0 < r.nodes < 1 << 16
-    r = A.solve(A.deal(28), max_memory=1)   # won, but only by a search longer than 1 MiB holds
+    r = A.solve(A.deal(28), max_memory_mb=1)   # won, but only by a search longer than 1 MiB holds
     assert r.verdict is Verdict.UNKNOWN and r.limit == "memory"
+    # The old name, max_memory, still works for a release, with a DeprecationWarning; both at once is an error.
+    with pytest.warns(DeprecationWarning, match="max_memory is now max_memory_mb"):
+        r = A.solve(A.deal(28), max_memory=1, restarts=False)
+    assert r.verdict is Verdict.UNKNOWN and r.limit == "memory"
+    with pytest.raises(CanfieldError, match="max_memory_mb alone"):
+        A.solve(A.deal(28), max_memory=1, max_memory_mb=1)
     r = A.solve(A.deal(28), max_seconds=0.2, restarts=False)
     assert r.verdict is Verdict.UNKNOWN and r.limit == "seconds" and r.seconds < 2
     r = N.solve(N.deal(1), max_nodes=2)

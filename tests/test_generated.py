@@ -147,7 +147,7 @@ def api_call(draw):
         p = g.deal(seed_)
         for m in gmoves:
             p = g.play(p, m)
-        return g.solve(p, max_nodes=gnodes, max_seconds=secs, max_memory=gmem)
+        return g.solve(p, max_nodes=gnodes, max_seconds=secs, max_memory_mb=gmem)
 
     return which, game
 

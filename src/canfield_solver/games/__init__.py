@@ -19,7 +19,7 @@ import functools
 import importlib
 from typing import Any
 
-from .base import AnyGame, GameError, GameKey, GameResult
+from .base import AnyGame, GameError, GameKey, GameResult, old_memory_name
 
 __all__ = ["DESCRIPTIONS", "GAMES", "GameError", "GameKey", "GameResult", "analyze_game", "deal_of", "game_names", "get_game", "study_result"]
 
@@ -75,13 +75,14 @@ def deal_of(name: str, seed: int) -> Any:
     return m.deal(seed, name if name in m.VARIANTS else None)
 
 
+@old_memory_name
 def study_result(name: str, seed: int, *, max_nodes: int | None = None, max_seconds: float | None = None,
-                 max_memory: int | None = None) -> tuple[GameResult, dict[str, object]]:
+                 max_memory_mb: int | None = None) -> tuple[GameResult, dict[str, object]]:
     """One deal of a study: the solver's result, and the game's own figures (``metrics``, from the game's
     ``study``): for ``nine-packets`` whether the page's advice wins, for ``ten-columns`` how many of the 90
     placements of the last two cards win (then the verdict is won when any does)."""
     return get_game(name).study(deal_of(name, seed), max_nodes=max_nodes, max_seconds=max_seconds,
-                                max_memory=max_memory, seed=seed)
+                                max_memory_mb=max_memory_mb, seed=seed)
 
 
 def analyze_game(name: str, seed: int, *, max_seconds: float | None = 30.0, probe_nodes: int = 200_000) -> dict[str, object]:

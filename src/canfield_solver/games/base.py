@@ -20,7 +20,9 @@ Every game is a module with the same shape (``games.GAMES`` lists them)::
 
 from __future__ import annotations
 
+import functools
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
@@ -102,10 +104,10 @@ class GameModule(Protocol[P]):
     def deal(self, seed: int, variant: str | None = None) -> P: ...
 
     def solve(self, p: P, *, max_nodes: int | None = None, max_seconds: float | None = None,
-              max_memory: int | None = None, seed: int | None = None) -> "GameResult": ...
+              max_memory_mb: int | None = None, seed: int | None = None) -> "GameResult": ...
 
     def study(self, p: P, *, max_nodes: int | None = None, max_seconds: float | None = None,
-              max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, object]]": ...
+              max_memory_mb: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, object]]": ...
 
     def moves(self, p: P) -> list[str]: ...
 
@@ -125,12 +127,33 @@ class GameModule(Protocol[P]):
 AnyGame = GameModule[Any]
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def old_memory_name(fn: F) -> F:
+    """``fn`` taking the games' old name of the memory limit, ``max_memory`` (MiB), for ``max_memory_mb``,
+    Canfield's name, with a ``DeprecationWarning``; the old name goes in the release after next."""
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kw: Any) -> Any:
+        if "max_memory" in kw:
+            if "max_memory_mb" in kw:
+                raise CanfieldError("give max_memory_mb alone (max_memory is its old name)")
+            warnings.warn("max_memory is now max_memory_mb (the same MiB), as in canfield_solver.solve",
+                          DeprecationWarning, stacklevel=2)
+            kw["max_memory_mb"] = kw.pop("max_memory")
+        return fn(*args, **kw)
+
+    return call  # type: ignore[return-value]
+
+
 def plain_study(solve: Callable[..., "GameResult"]) -> Callable[..., "tuple[GameResult, dict[str, object]]"]:
     """A game's ``study`` where it has no figures of its own: its ``solve``, and no metrics."""
 
+    @old_memory_name
     def study(p: Any, *, max_nodes: int | None = None, max_seconds: float | None = None,
-              max_memory: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, object]]":
-        return solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed), {}
+              max_memory_mb: int | None = None, seed: int | None = None) -> "tuple[GameResult, dict[str, object]]":
+        return solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb, seed=seed), {}
 
     return study
 

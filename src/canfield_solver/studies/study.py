@@ -196,7 +196,7 @@ def _solve_game_chunk(key: GameKey, seeds: Sequence[int], max_seconds: float | N
     out = []
     for seed in seeds:
         r, metrics = study_result(key.name, seed, max_nodes=max_nodes, max_seconds=max_seconds,
-                                  max_memory=max_memory_mb or DEFAULT_MEMORY_MB)
+                                  max_memory_mb=max_memory_mb or DEFAULT_MEMORY_MB)
         out.append(StoredResult(name, seed, r.verdict.value, r.nodes, r.seconds, 0, len(r.moves), 0, max_seconds,
                                 r.limit, None, metrics or None, max_nodes=max_nodes))
     return out

@@ -29,7 +29,7 @@ from __future__ import annotations
 from ...budget import Limit, Step, drive
 from ...solver import Verdict
 from .. import codes
-from ..base import GameResult, Limits, replay
+from ..base import GameResult, Limits, old_memory_name, replay
 from . import game as G
 
 __all__ = ["FIRST_PROBE", "MAX_MEMORY_MIB", "frozen_card", "safe_move", "search_python", "solve"]
@@ -238,11 +238,12 @@ class _Probe:
         return [int(self.buf[self.fstart[k] + self.fnext[k] - 1]) for k in range(int(self.meta[self.K.M_DEPTH]))]
 
 
+@old_memory_name
 def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          max_memory: int | None = None, seed: int | None = None, restarts: bool = True) -> GameResult:
+          max_memory_mb: int | None = None, seed: int | None = None, restarts: bool = True) -> GameResult:
     """Won with a move list (replayed by the reference engine), lost once every reachable position is
     searched, or unknown when a limit stops it (``Limit`` nodes, seconds, or memory: one search's
-    table of reached positions and stack together would pass ``max_memory`` MiB).
+    table of reached positions and stack together would pass ``max_memory_mb`` MiB).
 
     The compiled search (``kernel``), with restarts: a first search in ``search_python``'s order for
     ``FIRST_PROBE`` nodes, then searches in other (seeded, so reproducible) orders within the same move
@@ -256,13 +257,13 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
     alone, to the limits (node for node ``search_python``)."""
     from . import kernel as K
 
-    if isinstance(max_memory, bool) or (max_memory is not None and (not isinstance(max_memory, int)
-                                                                     or max_memory < 1)):
+    if isinstance(max_memory_mb, bool) or (max_memory_mb is not None and (not isinstance(max_memory_mb, int)
+                                                                     or max_memory_mb < 1)):
         from ...errors import CanfieldError
-        raise CanfieldError(f"max_memory must be a positive number of MiB, not {max_memory!r}")
+        raise CanfieldError(f"max_memory_mb must be a positive number of MiB, not {max_memory_mb!r}")
     K.warm()
     lim = Limits(max_nodes, max_seconds)
-    cap_bytes = (MAX_MEMORY_MIB if max_memory is None else max_memory) << 20
+    cap_bytes = (MAX_MEMORY_MIB if max_memory_mb is None else max_memory_mb) << 20
     order, budget, hit, positions, best = 0, FIRST_PROBE, None, 0, p.home
     verdict = Verdict.UNKNOWN
     moves: tuple[str, ...] = ()

@@ -8,7 +8,7 @@ positions are at most 5^9 height vectors, and a deal reaches a few thousand of t
 from __future__ import annotations
 
 from ...solver import Verdict
-from ..base import GameResult, Limits, replay, search_removals
+from ..base import GameResult, Limits, old_memory_name, replay, search_removals
 from . import game as G
 
 __all__ = ["play_advice", "search_python", "solve"]
@@ -31,11 +31,12 @@ def search_python(p: G.Position, *, max_nodes: int | None = None, max_seconds: f
     return GameResult(G.NAME, verdict, tuple(line), lim.nodes, lim.seconds, lim.hit, seed)
 
 
+@old_memory_name
 def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          max_memory: int | None = None, seed: int | None = None) -> GameResult:
+          max_memory_mb: int | None = None, seed: int | None = None) -> GameResult:
     """Won with a move list (replayed by the reference engine), lost after an exhaustive search, or unknown
     when a limit stops it. The compiled search (``games.pairs_kernel``), the same as ``search_python``
-    node for node: at most 5^9 positions, so ``max_memory`` never binds (it is taken for the games'
+    node for node: at most 5^9 positions, so ``max_memory_mb`` never binds (it is taken for the games'
     common signature)."""
     import numpy as np
 
@@ -56,10 +57,11 @@ def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | N
     return GameResult(G.NAME, verdict, tuple(line), lim.nodes, lim.seconds, lim.hit, seed)
 
 
+@old_memory_name
 def study(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          max_memory: int | None = None, seed: int | None = None) -> tuple[GameResult, dict]:
+          max_memory_mb: int | None = None, seed: int | None = None) -> tuple[GameResult, dict]:
     """A study's row: the solver's result, and whether the page's advice wins (``advice_won``)."""
-    r = solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed)
+    r = solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb, seed=seed)
     return r, {"advice_won": play_advice(p)[0]}
 
 

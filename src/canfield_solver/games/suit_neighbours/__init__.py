@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from ...solver import Verdict
-from ..base import GameError, GameResult, names, plain_study
+from ..base import GameError, GameResult, names, old_memory_name, plain_study
 from .game import NAME, ROUNDS, VARIANTS, Removal, Trace, deal, lay, play_out, relay_order, render, won
 
 __all__ = ["cards_moved", "CHOICES", "NAME", "ROUNDS", "VARIANTS", "Removal", "Trace", "deal", "lay", "play_out", "relay_order",
@@ -15,8 +15,9 @@ __all__ = ["cards_moved", "CHOICES", "NAME", "ROUNDS", "VARIANTS", "Removal", "T
 CHOICES = False  # the deal plays itself out
 
 
+@old_memory_name
 def solve(cards: tuple[int, ...], *, max_nodes: int | None = None, max_seconds: float | None = None,
-          max_memory: int | None = None, seed: int | None = None) -> GameResult:
+          max_memory_mb: int | None = None, seed: int | None = None) -> GameResult:
     """Play the deal out: ``solved`` when four cards are left after round 3, else ``unsolvable``. The move list
     is empty (the player chooses nothing) and no position is searched (``nodes`` 0); ``extra`` holds the
     number of removals and the cards left after each round."""

@@ -10,7 +10,7 @@ import time
 
 from ...budget import Limit
 from ...solver import Verdict
-from ..base import GameResult, Limits, replay
+from ..base import GameResult, Limits, old_memory_name, replay
 from . import game as G
 
 __all__ = ["solve", "placement_wins"]
@@ -113,12 +113,13 @@ class _Compiled:
         return verdict, [f"C{x + 1}+C{y + 1}" for x, y in pairs]
 
 
+@old_memory_name
 def solve(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          max_memory: int | None = None, seed: int | None = None, compiled: bool = True) -> GameResult:
+          max_memory_mb: int | None = None, seed: int | None = None, compiled: bool = True) -> GameResult:
     """Won with a move list (the placement first, while the two cards wait), lost after every placement's
     search is exhausted, or unknown when a limit stops it. ``compiled=False`` runs the plain-Python search
     (the reference the tests hold the compiled one to); the lost positions are a few thousand a deal, so
-    ``max_memory`` never binds (it is taken for the games' common signature)."""
+    ``max_memory_mb`` never binds (it is taken for the games' common signature)."""
     fast = _Compiled.of(p) if compiled else None    # loads the kernel before the clock starts
     lim = Limits(max_nodes, max_seconds)
     lost: set = set()
@@ -162,13 +163,14 @@ def placement_wins(p: G.Position, *, max_nodes: int | None = None, max_seconds: 
     return won, lost, unknown
 
 
+@old_memory_name
 def study(p: G.Position, *, max_nodes: int | None = None, max_seconds: float | None = None,
-          max_memory: int | None = None, seed: int | None = None) -> tuple[GameResult, dict]:
+          max_memory_mb: int | None = None, seed: int | None = None) -> tuple[GameResult, dict]:
     """A study's row. While the two cards wait (``ten-columns``), every one of the 90 placements is decided
     (``placement_wins``) and the deal is won when any is: the row counts the placements won, lost and
     unknown; once they are placed (``ten-columns-dealt``), the solver's result alone."""
     if not p.to_place:
-        return solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory, seed=seed), {}
+        return solve(p, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb, seed=seed), {}
     t0 = time.perf_counter()
     w, lost, u = placement_wins(p, max_nodes=max_nodes, max_seconds=max_seconds)
     verdict = Verdict.SOLVED if w else (Verdict.UNKNOWN if u else Verdict.UNSOLVABLE)

@@ -75,7 +75,7 @@ def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes
                max_memory_mb: int | None, show_moves: bool, as_json: bool) -> int:
     m, p = _start(game, seed)
     r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
-                max_memory=max_memory_mb, seed=seed)
+                max_memory_mb=max_memory_mb, seed=seed)
     if as_json:
         out = r.to_dict()
         out["game"] = game
@@ -120,7 +120,7 @@ def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_n
     except GameError as e:
         raise UserError(str(e)) from None
     r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
-                max_memory=max_memory_mb, seed=seed)
+                max_memory_mb=max_memory_mb, seed=seed)
     after = f"after {len(played)} move{'' if len(played) == 1 else 's'}"
     if as_json:
         click.echo(json.dumps({"game": game, "seed": seed, "moves_played": len(played), "verdict": r.verdict.value,

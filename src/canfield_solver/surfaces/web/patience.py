@@ -148,7 +148,7 @@ def game_search(job: Job, max_memory_mb: int) -> Callable[[int, float], tuple[Re
 
     def search(k: int, seconds: float) -> tuple[Result, bool]:
         p = replay(m.play, start, moves[:k])
-        return m.solve(p, max_seconds=seconds, max_memory=max_memory_mb, seed=seed), m.stalled(p)
+        return m.solve(p, max_seconds=seconds, max_memory_mb=max_memory_mb, seed=seed), m.stalled(p)
 
     return search
 
