@@ -190,3 +190,17 @@ def test_processes_that_start_cold_together_compile_once(tmp_path):
     assert all(p.returncode == 0 for p in procs)
     assert sorted(outs) == [["start", "end"], ["wait"]], outs  # one compiled; the other waited, then loaded
 
+
+
+def test_a_deadline_is_fixed_once_and_counts_down():
+    """``budget.Deadline``: every phase of a search asks what is left of the one limit (issue 62 item 3)."""
+    from canfield_solver.budget import Deadline
+
+    assert Deadline(None).left() is None  # no limit
+    d = Deadline(5.0, start=time.perf_counter() - 2.0)  # started two seconds ago
+    assert 2.9 < d.left() <= 3.0
+    assert Deadline(1.0, start=time.perf_counter() - 2.0).left() == 0.0  # spent: never negative
+    a = Deadline(10.0)
+    first = a.left()
+    time.sleep(0.01)
+    assert a.left() < first

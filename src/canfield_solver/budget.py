@@ -35,6 +35,20 @@ class Limit(str, Enum):
         return format(str(self.value), spec)
 
 
+class Deadline:
+    """A time limit fixed once, when it starts: ``left()`` is what remains of it at any moment (None: no
+    limit). Every phase of one search (the first compile, the interpreted start, the depth-first search, the
+    layered proof, the won line) asks it instead of subtracting the phases before it."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, seconds: float | None, start: float | None = None):
+        self.at = None if seconds is None else (time.perf_counter() if start is None else start) + seconds
+
+    def left(self) -> float | None:
+        return None if self.at is None else max(0.0, self.at - time.perf_counter())
+
+
 class Step(Enum):
     """How one compiled call ended, as its search tells ``drive``."""
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import announce, memory
-from .budget import Limit, check_limits, takes_keyword
+from .budget import Deadline, Limit, check_limits, takes_keyword
 from .engine.deal import Deal, as_deal
 from .engine.game import Position, replay
 from .engine.rules import Rules, get_rules
@@ -284,6 +284,7 @@ def solve(
         raise CanfieldError(f"workers must be a positive integer, not {workers!r}")
     if method not in METHODS:
         raise CanfieldError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    deadline = Deadline(max_seconds)  # the caller's wait, compiles included: every phase asks what is left
     start, seed = _coerce(deal_or_position, rules)
     cap = memory.machine_cap(1) if max_memory_mb is None else memory.Cap(max_memory_mb, "given (max_memory_mb, --max-memory)")
     max_memory_mb = cap.mb
@@ -291,14 +292,11 @@ def solve(
         from .search import quick
 
         if quick.wanted():  # a first run: the kernel compiles in the background, the first answer need not wait
-            first, spent = quick.search(start, max_nodes, max_seconds, max_memory_mb, progress)
+            first, _spent = quick.search(start, max_nodes, deadline.left(), max_memory_mb, progress)
             if first is not None:
                 return _result(first, start, seed, cap)
-            if max_seconds is not None:
-                max_seconds = max(0.0, max_seconds - spent)
     compile_seconds = load_kernel()
-    if max_seconds is not None:  # the limit bounds what the caller waits for: a compile is inside it
-        max_seconds = max(0.0, max_seconds - compile_seconds)
+    max_seconds = deadline.left()  # a compile is inside the limit (the caller waits for it)
     if method == "layered":
         from .search import layered
 
@@ -315,7 +313,7 @@ def solve(
         from .search import layered
 
         full = f"the table is full ({max_memory_mb:,} MiB) after {outcome.nodes:,} nodes in {outcome.seconds:.1f} s"
-        left = None if max_seconds is None else max_seconds - outcome.seconds
+        left = deadline.left()
         expect, _source = announce.estimate("layered")
         if left is not None and left < expect and not announce.compiled("layered"):
             # Its first compile would run past the caller's limit (a compile cannot be cut short): stop now.
@@ -325,7 +323,7 @@ def solve(
             return _result(outcome, start, seed, cap)
         _event(progress, outcome.nodes, outcome.seconds,
                f"{full}: going on with the layered proof, which keeps only the next layers of progress")
-        outcome = layered.after(outcome, start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds,
+        outcome = layered.after(outcome, start, max_nodes, deadline.left(), max_memory_mb, progress, compile_seconds,
                                  workers)
     return _result(outcome, start, seed, cap)
 

@@ -12,7 +12,7 @@ from typing import Callable, Generator
 import numpy as np
 
 from ... import announce
-from ...budget import Limit, Step, drive, interrupt_inside, takes_keyword
+from ...budget import Deadline, Limit, Step, drive, interrupt_inside, takes_keyword
 from ...engine.game import Position
 from ...errors import CanfieldError, SolverBugError
 from .. import codec as C
@@ -57,12 +57,10 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     if first is None:
         raise UnsupportedRules(f"the layered proof keeps short keys only, and no position under rules "
                                f"{start.rules.name!r} has one; solve it with method 'depth-first' or 'auto'")
+    deadline = Deadline(max_seconds)  # the caller's limit bounds what it waits for, this compile included
     t_compile = time.perf_counter()
     warm_up()
-    compiled = time.perf_counter() - t_compile
-    compile_seconds += compiled
-    if max_seconds is not None:  # the caller's limit bounds what it waits for, this compile included
-        max_seconds = max(0.0, max_seconds - compiled)
+    compile_seconds += time.perf_counter() - t_compile
     t0 = time.perf_counter()
     layers = Layers()
     ph.pending = layers
@@ -153,13 +151,12 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         k0, k1, wp, m0 = first
         f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb if ph.cover else 0
         ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
-        limit = drive(call, lambda: int(ph.counts[C_NODES]), max_nodes=max_nodes, max_seconds=max_seconds,
+        limit = drive(call, lambda: int(ph.counts[C_NODES]), max_nodes=max_nodes, max_seconds=deadline.left(),
                       chunk=2**62, t0=t0, progress=report)
         steps.close()
         if won_at:
             try:  # within the caller's time limit too: the user waits for the line as for the proof
-                line = won_line(ph, layers, won_at[0], first,
-                                None if max_seconds is None else max_seconds - (time.perf_counter() - t0))
+                line = won_line(ph, layers, won_at[0], first, deadline.left())
             except LineLate:
                 return _outcome(ph, False, Limit.SECONDS, [], t0, compile_seconds, peak, nlayers,
                                 note="won, but the time limit came before the won line was found again")
@@ -200,14 +197,14 @@ def _outcome(ph: Phase, won: bool, limit: Limit | None, line: list[int], t0: flo
 def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
           progress: Callable[..., None] | None, compile_seconds: float, workers: int = 1) -> Outcome:
     """The layered phase after a depth-first search ``first`` that stopped for memory: with what is left of
-    the node and time limits and the same memory cap; one outcome of the two (nodes, time and positions
-    added; the best line the depth-first search's, which ``first.decode`` replays)."""
+    the node limit, ``max_seconds`` (what is left of the caller's time limit now: ``budget.Deadline``) and
+    the same memory cap; one outcome of the two (nodes, time and positions added; the best line the
+    depth-first search's, which ``first.decode`` replays)."""
     nodes = None if max_nodes is None else max_nodes - first.nodes
-    seconds = None if max_seconds is None else max_seconds - first.seconds
-    if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+    if (nodes is not None and nodes <= 0) or (max_seconds is not None and max_seconds <= 0):
         return first
     try:
-        second = search(start, nodes, seconds, max_memory_mb, progress, compile_seconds, workers)
+        second = search(start, nodes, max_seconds, max_memory_mb, progress, compile_seconds, workers)
     except UnsupportedRules:
         return first
     stats = {**first.stats, **{k: v for k, v in second.stats.items() if k.startswith("layered")}}
