@@ -39,7 +39,7 @@ def _hwm_kib(pid: int) -> int:
 def _stored(out: str, parquet: bool, n: int) -> int:
     if parquet:
         from canfield_solver.engine.rules import get_rules
-        from canfield_solver.studies.dataset import ParquetResults
+        from canfield_solver.studies.stores.parquet import ParquetResults
 
         with ParquetResults(out, create=False) as ds:
             return sum(ds.count_verdicts(get_rules("canfield"), [(0, n)]).values())

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from canfield_solver import preset_names
 from canfield_solver.engine.rules import Rules, get_rules
-from canfield_solver.studies.dataset import ParquetResults
-from canfield_solver.studies.store import rules_id
+from canfield_solver.studies.stores.parquet import ParquetResults
+from canfield_solver.studies.stores.sqlite import rules_id
 from canfield_solver.studies.target import measure, stored_extent
 
 HERE = Path(__file__).resolve().parent

@@ -14,14 +14,14 @@ import pytest
 from click.testing import CliRunner
 from test_solver import needs_jit
 
-from canfield_solver.studies.store import StoredResult, StoreError
+from canfield_solver.studies.stores.sqlite import StoredResult, StoreError
 from canfield_solver.studies.study import run_study
 from canfield_solver.surfaces.cli import cli
 
 pq = pytest.importorskip("pyarrow.parquet")
 pads = pytest.importorskip("pyarrow.dataset")
 
-from canfield_solver.studies.dataset import ParquetResults  # noqa: E402  (needs pyarrow)
+from canfield_solver.studies.stores.parquet import ParquetResults  # noqa: E402  (needs pyarrow)
 
 NODES = 100_000
 
@@ -60,7 +60,7 @@ def test_dataset_study_has_the_stores_rows_and_resumes(tmp_path, want):
     table_rows, t = _rows_of(d)
     assert table_rows == rows  # every deal once, the same verdicts and node counts as the SQLite store
     from canfield_solver.engine.rules import get_rules
-    from canfield_solver.studies.store import rules_id
+    from canfield_solver.studies.stores.sqlite import rules_id
 
     rid = rules_id(get_rules("canfield"))
     assert set(t.column("rules_id").to_pylist()) == {rid}  # the partition names the rules
@@ -83,7 +83,7 @@ def test_dataset_survives_sigkill_and_the_rerun_completes_it_once(tmp_path, want
     d = tmp_path / "ds"
     script = textwrap.dedent(f"""
         import sys
-        from canfield_solver.studies.dataset import ParquetResults
+        from canfield_solver.studies.stores.parquet import ParquetResults
         from canfield_solver.studies.study import run_study
         with ParquetResults({str(d)!r}, flush_rows=2) as ds:
             run_study("canfield", range(40), jobs=1, max_nodes={NODES}, store=ds, chunk=2)
@@ -144,7 +144,7 @@ def test_parts_are_found_by_their_names_and_huge_seeds_round_trip(tmp_path):
     """A window opens only the parts whose seed span meets it; seeds up to 2^64-1 are kept exactly; a damaged
     part is a one-line error."""
     from canfield_solver.engine.rules import get_rules
-    from canfield_solver.studies.store import rules_id
+    from canfield_solver.studies.stores.sqlite import rules_id
 
     r = get_rules("canfield")
     top = 2**64 - 1
@@ -172,7 +172,7 @@ def test_parts_read_once_while_they_fit_the_cache_and_evicted_past_it(tmp_path, 
     the kept rows fit ``_CACHE_ROWS``, parts whose seeds miss a window are not opened whole, and past the bound
     the oldest parts go (the answers stay the same)."""
     from canfield_solver.engine.rules import get_rules
-    from canfield_solver.studies import dataset
+    from canfield_solver.studies.stores import parquet as dataset
 
     r = get_rules("canfield")
     with ParquetResults(tmp_path / "ds", flush_rows=2) as ds:

@@ -452,7 +452,7 @@ def test_aces_and_kings_stalled_and_limits():
 def test_winrate_takes_the_game_and_keeps_its_rows_apart(tmp_path):
     from click.testing import CliRunner
 
-    from canfield_solver.studies.store import ResultStore
+    from canfield_solver.studies.stores.sqlite import ResultStore
     from canfield_solver.surfaces.cli import cli
 
     db = str(tmp_path / "g.sqlite")

@@ -1,4 +1,4 @@
-"""``canfield stored`` / ``studies.inventory``: what a result store holds, read from the store alone."""
+"""``canfield stored`` / ``studies.stores.inventory``: what a result store holds, read from the store alone."""
 
 import json
 
@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from canfield_solver.engine.rules import PRESETS
-from canfield_solver.studies.inventory import seed_spans, store_contents
-from canfield_solver.studies.store import ResultStore, StoredResult
+from canfield_solver.studies.stores.inventory import seed_spans, store_contents
+from canfield_solver.studies.stores.sqlite import ResultStore, StoredResult
 from canfield_solver.studies.two_phase import followup_rules
 from canfield_solver.surfaces.cli import cli
 

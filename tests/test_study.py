@@ -16,7 +16,7 @@ from test_solver import needs_jit
 
 from canfield_solver import Deal, Position, get_rules, preset_names, replay
 from canfield_solver.play.difficulty import RATINGS, analyze, greedy_play, random_play, rate
-from canfield_solver.studies.store import ResultStore, StoredResult, StoreError
+from canfield_solver.studies.stores.sqlite import ResultStore, StoredResult, StoreError
 from canfield_solver.studies.study import estimate_win_rate, parse_seeds, run_study, summarize, wilson_interval
 from canfield_solver.surfaces.cli import cli
 
@@ -153,7 +153,7 @@ def test_a_store_this_process_may_not_write_is_read(tmp_path, monkeypatch):
 
 
 def test_a_version_1_store_is_read_and_upgraded(tmp_path):
-    from canfield_solver.studies.store import rules_id
+    from canfield_solver.studies.stores.sqlite import rules_id
 
     r = get_rules("canfield")
     path = tmp_path / "old.sqlite"
@@ -539,7 +539,7 @@ def test_parquet_export_and_summary_agree_with_the_store(tmp_path):
 
 
 def _open_at(path: str, start: float) -> str:
-    from canfield_solver.studies.store import ResultStore, StoreError
+    from canfield_solver.studies.stores.sqlite import ResultStore, StoreError
 
     while time.time() < start:
         pass

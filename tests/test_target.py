@@ -136,8 +136,8 @@ def test_the_shipped_priors_are_the_committed_datasets():
     from pathlib import Path
 
     from canfield_solver.engine.rules import get_rules
-    from canfield_solver.studies.dataset import ParquetResults
     from canfield_solver.studies.priors import prior
+    from canfield_solver.studies.stores.parquet import ParquetResults
     from canfield_solver.studies.target import measure, stored_extent
 
     dataset = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "winrates"

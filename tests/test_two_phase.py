@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from canfield_solver import get_rules
 from canfield_solver.errors import CanfieldError
-from canfield_solver.studies.dataset import ParquetResults
-from canfield_solver.studies.store import ResultStore, StoredResult
+from canfield_solver.studies.stores.parquet import ParquetResults
+from canfield_solver.studies.stores.sqlite import ResultStore, StoredResult
 from canfield_solver.studies.study import run_study, wilson_interval
 from canfield_solver.studies.two_phase import (
     complete_prefix,

@@ -26,7 +26,7 @@ from ..engine.game import replay
 from ..errors import CanfieldError
 from ..formats import numbered_deal
 from ..solver import Verdict, solve
-from .store import StoredResult
+from .stores.sqlite import StoredResult
 
 __all__ = ["pack_entry", "write_pack", "verify_pack", "PackFile", "PackProblem", "CSV_COLUMNS"]
 

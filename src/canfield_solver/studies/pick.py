@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterator
 
 from ..engine.rules import Rules, get_rules
 from ..solver import Verdict
-from .store import StoredResult
+from .stores.sqlite import StoredResult
 from .study import run_study, stored_rules
 
 __all__ = ["DIFFICULTIES", "Picker", "pick_deals"]

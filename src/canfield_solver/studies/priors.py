@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from ..engine.rules import Rules
-from .store import rules_id
+from .stores.sqlite import rules_id
 from .target import PILOT_DEALS, PILOT_FOLLOWUPS, Measured, Plan, plan_from
 
 __all__ = ["Prior", "pilot_cost", "prior", "prior_plan"]

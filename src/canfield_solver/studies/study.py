@@ -30,8 +30,8 @@ from ..play.difficulty import analyze
 from ..processes import ignore_interrupts, spawning_quietly, stop_pool
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
-from .store import RulesKey, StoredResult, owner_id
 from .stores import StoreOrPath, open_stored, store_at
+from .stores.sqlite import RulesKey, StoredResult, owner_id
 
 __all__ = [
     "StudyError",
@@ -158,7 +158,7 @@ def stored_win_rate(rules: RulesKey, seeds: "SeedSet | range | Iterable[int]", *
     """The win rate of ``rules`` (as stored: ``stored_rules``) over ``seeds``, recounted from a result store
     (``db``) or from ``parquet``: an export file or a ``--parquet-dir`` dataset. Nothing is searched;
     seeds without a stored row are left out."""
-    from .store import parquet_verdicts
+    from .stores.sqlite import parquet_verdicts
 
     if (db is None) == (parquet is None):
         raise StudyError("give exactly one of a result store or a Parquet file or dataset")
@@ -275,7 +275,7 @@ def run_study(
     seeds under the rules name ``<name>@pysolfc``.
 
     ``store``: a ``ResultStore`` (or the path of one: opened and closed
-    here), or a ``ParquetResults`` dataset (``canfield_solver.studies.dataset``:
+    here), or a ``ParquetResults`` dataset (``canfield_solver.studies.stores.parquet``:
     partitioned Parquet for cluster-scale runs, one writer, no re-search).
 
     ``jobs`` local worker processes (default: the core count), or the Dask

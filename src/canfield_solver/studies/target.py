@@ -34,8 +34,8 @@ from typing import Callable
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
 from ..solver import Verdict
-from .store import RulesKey
 from .stores import Store, StoreOrPath, store_at
+from .stores.sqlite import RulesKey
 from .study import Z95, ProgressFn, StudyError, WinRate, run_study, stored_rules
 from .two_phase import TwoPhase, followup_rules, recount, run_followup
 

@@ -53,8 +53,8 @@ from ..errors import CanfieldError
 from ..games import GameKey
 from ..solver import Verdict
 from .seeds import SeedSet
-from .store import RulesKey, StoredResult
 from .stores import Store, open_stored, store_at
+from .stores.sqlite import RulesKey, StoredResult
 from .study import Z95, ProgressFn, WinRate, run_study, stored_rules, wilson_interval
 
 __all__ = ["FOLLOWUP_SUFFIX", "TwoPhase", "complete_prefix", "draw_sample", "followup_rules", "run_followup", "run_two_phase",

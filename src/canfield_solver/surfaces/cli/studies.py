@@ -19,7 +19,8 @@ from ...games import GameKey
 from ...studies.packs import PackFile, pack_entry, verify_pack
 from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
-from ...studies.store import ResultStore
+from ...studies.stores import open_to_write
+from ...studies.stores.sqlite import ResultStore
 from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.target import PILOT_DEALS, PILOT_FOLLOWUPS
 from ...studies.two_phase import run_followup, stored_two_phase
@@ -197,15 +198,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         if importlib.util.find_spec("distributed") is None:
             raise UserError("--scheduler needs Dask: " + install_hint("dask"))
     saved_in = db or parquet_dir
-    store: Any = None
-    if parquet_dir:
-        from ...studies.dataset import (
-            ParquetResults,  # needs pyarrow: only when asked for
-        )
-
-        store = ParquetResults(parquet_dir)
-    elif db:
-        store = ResultStore(db)
+    store: Any = open_to_write(db, parquet_dir) if saved_in else None
     bar = _StudyProgress(kept.name, enabled=not quiet)
     if scheduler is None and not quiet:
         workers_compile_notice()
@@ -301,13 +294,7 @@ def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_d
                                                jobs, as_json)
         click.echo(json.dumps({"plan": p.__dict__, "more_core_seconds": p.more_core_seconds}) if as_json else str(p))
         return 0
-    store: Any
-    if parquet_dir:
-        from ...studies.dataset import ParquetResults
-
-        store = ParquetResults(parquet_dir)
-    else:
-        store = ResultStore(db or "")
+    store: Any = open_to_write(db, parquet_dir)
     bar = _StudyProgress(r.name, enabled=not quiet)
     fbar = _StudyProgress(f"{r.name} follow-up", enabled=not quiet)
 
@@ -419,7 +406,7 @@ def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
 def stored(db: str | None, parquet_in: str | None, as_json: bool) -> int:
     """What a result store holds: for each rules set its deals and verdicts, seed spans, the limits they
     were searched at and the solver versions (nothing is searched or written)."""
-    from ...studies.inventory import store_contents
+    from ...studies.stores.inventory import store_contents
 
     if (db is None) == (parquet_in is None):
         raise UserError("give exactly one of --db FILE or --parquet PATH")

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from .store import ResultStore, StoreError, pyarrow_modules
+from .sqlite import ResultStore, StoreError, pyarrow_modules
 
 __all__ = ["Held", "seed_spans", "store_contents"]
 

@@ -1,7 +1,9 @@
-"""What a study reads and writes results through (``Store``), and opening one by path, written once.
+"""The result stores: what a study reads and writes results through (``Store``), and opening one by path,
+written once.
 
-Two classes keep a study's rows: ``store.ResultStore`` (one SQLite file, the default) and
-``dataset.ParquetResults`` (a folder of Parquet parts, for a study shared through files). Studies take
+Two classes keep a study's rows: ``sqlite.ResultStore`` (one SQLite file, the default) and
+``parquet.ParquetResults`` (a folder of Parquet parts, for a study shared through files); ``inventory``
+says what either holds (``canfield stored``). Studies take
 either, or a path: ``store_at`` opens a path for the length of a ``with`` block (and only then closes it);
 ``open_stored`` opens what an existing study left, to recount it.
 """
@@ -10,13 +12,13 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Protocol, Union
 
-from ..errors import CanfieldError
-from .store import RulesKey
+from ...errors import CanfieldError
+from .sqlite import RulesKey
 
 if TYPE_CHECKING:
-    from .store import StoredResult
+    from .sqlite import StoredResult
 
 Ranges = Iterable[tuple[int, int]]
 
@@ -29,15 +31,18 @@ class Store(Protocol):
     def count_verdicts(self, rules: RulesKey, ranges: Ranges) -> dict[str, int]: ...
     def unknown_in(self, rules: RulesKey, ranges: Ranges) -> list[int]: ...
     def results_in(self, rules: RulesKey, ranges: Ranges) -> list["StoredResult"]: ...
-    def count_done(self, rules: RulesKey, max_seconds: float | None, ranges: Ranges, *args: Any, **kw: Any) -> int: ...
-    def done_in(self, rules: RulesKey, max_seconds: float | None, lo: int, hi: int, *args: Any, **kw: Any) -> Any: ...
+    def count_done(self, rules: RulesKey, max_seconds: float | None, ranges: Ranges,
+                   max_nodes: int | None = None) -> int: ...
+    def done_in(self, rules: RulesKey, max_seconds: float | None, lo: int, hi: int, rated: bool = False,
+                max_nodes: int | None = None) -> set[int]: ...
     def claim(self, rules: RulesKey, seeds: list[int], owner: str, lease: float, max_seconds: float | None,
-              *args: Any, **kw: Any) -> Any: ...
+              rated: bool = False, since: float = ..., max_nodes: int | None = None) -> list[int]: ...
     def renew(self, rules: RulesKey, owner: str, lease: float) -> None: ...
     def release(self, rules: RulesKey, owner: str) -> None: ...
     def held_by_others(self, rules: RulesKey, owner: str, lo: int, hi: int) -> set[int]: ...
-    def status(self, rules: RulesKey, seeds: list[int], owner: str, max_seconds: float | None, *args: Any,
-               **kw: Any) -> Any: ...
+    def status(self, rules: RulesKey, seeds: list[int], owner: str, max_seconds: float | None,
+               rated: bool = False, since: float = ...,
+               max_nodes: int | None = None) -> tuple[set[int], set[int]]: ...
 
 
 StoreOrPath = Union[Store, str, "os.PathLike[str]", None]
@@ -48,7 +53,7 @@ def store_at(store: StoreOrPath) -> Iterator[Store | None]:
     """``store`` as a ``Store``: a path is opened as a ``ResultStore`` (created if new) and closed at the end of
     the block; a store is used as it is, and left open (its owner closes it); None stays None."""
     if isinstance(store, (str, os.PathLike)):
-        from .store import ResultStore
+        from .sqlite import ResultStore
 
         st = ResultStore(store)
         try:
@@ -66,12 +71,27 @@ def open_stored(db: "str | os.PathLike[str] | None", parquet: "str | os.PathLike
     if (db is None) == (parquet is None):
         raise CanfieldError("give exactly one of a result store or a Parquet file or dataset")
     if db is not None:
-        from .store import ResultStore
+        from .sqlite import ResultStore
 
         return ResultStore(db, create=False)
     assert parquet is not None
     if os.path.isdir(parquet):
-        from .dataset import ParquetResults
+        from .parquet import ParquetResults
 
         return ParquetResults(parquet, create=False)
     return None
+
+
+def open_to_write(db: "str | os.PathLike[str] | None", parquet_dir: "str | os.PathLike[str] | None") -> Store:
+    """The store a study writes into: the Parquet dataset folder ``parquet_dir`` (needs pyarrow) or else the
+    SQLite result store ``db``, either created if new. Exactly one of the two is given."""
+    if (db is None) == (parquet_dir is None):
+        raise CanfieldError("give exactly one of a result store or a Parquet dataset folder")
+    if parquet_dir is not None:
+        from .parquet import ParquetResults
+
+        return ParquetResults(parquet_dir)
+    from .sqlite import ResultStore
+
+    assert db is not None
+    return ResultStore(db)

@@ -38,9 +38,9 @@ import time
 from collections import OrderedDict
 from typing import Any, Iterable
 
-from ..files import write_atomically
-from ..solver import Verdict, verdict_counts
-from .store import (
+from ...files import write_atomically
+from ...solver import Verdict, verdict_counts
+from .sqlite import (
     COLUMNS,
     RulesKey,
     StoredResult,

@@ -19,12 +19,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Union
 
-from .. import _version
-from ..engine.rules import Rules
-from ..errors import CanfieldError, install_hint
-from ..files import replacing
-from ..games import GameKey
-from ..solver import Verdict, verdict_counts
+from ... import _version
+from ...engine.rules import Rules
+from ...errors import CanfieldError, install_hint
+from ...files import replacing
+from ...games import GameKey
+from ...solver import Verdict, verdict_counts
 
 __all__ = ["ResultStore", "StoreError", "StoredResult", "rules_id"]
 
