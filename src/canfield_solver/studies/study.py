@@ -16,7 +16,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import ExitStack, closing, suppress
+from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -30,7 +30,7 @@ from ..play.difficulty import analyze
 from ..processes import ignore_interrupts, spawning_quietly, stop_pool
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
-from .stores import StoreOrPath, open_stored, store_at
+from .stores import Store, StoreOrPath, open_stored, store_at
 from .stores.sqlite import RulesKey, StoredResult, owner_id
 
 __all__ = [
@@ -202,9 +202,25 @@ def _solve_game_chunk(key: GameKey, seeds: Sequence[int], max_seconds: float | N
     return out
 
 
-def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
-                 max_memory_mb: int | None, with_metrics: bool, analyze_options: dict[str, Any] | None = None,
-                 numbering: str = "spec", name: str | None = None, threads: int = 1) -> list[StoredResult]:
+@dataclass(frozen=True)
+class ChunkSettings:
+    """How each deal of a study is searched and stored, the same for every chunk a worker gets (pickled to
+    worker processes and Dask workers with the chunk)."""
+
+    max_seconds: float | None
+    max_nodes: int | None
+    max_memory_mb: int | None
+    with_metrics: bool = False
+    analyze_options: dict[str, Any] | None = None
+    numbering: str = "spec"
+    name: str | None = None  # the rules name the rows are stored under (None: the rules' own)
+    threads: int = 1
+
+
+def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], settings: ChunkSettings) -> list[StoredResult]:
+    max_seconds, max_nodes, max_memory_mb = settings.max_seconds, settings.max_nodes, settings.max_memory_mb
+    with_metrics, analyze_options, numbering = settings.with_metrics, settings.analyze_options, settings.numbering
+    name, threads = settings.name, settings.threads
     if isinstance(rules, GameKey):
         return _solve_game_chunk(rules, seeds, max_seconds, max_nodes, name or rules.name, max_memory_mb)
     name = name or (rules.name if numbering == "spec" else f"{rules.name}@{numbering}")
@@ -306,137 +322,165 @@ def run_study(
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS):
         raise StudyError(f"jobs must be a whole number from 1 to {MAX_JOBS} (None for every core), not {jobs!r}")
     check_limits(max_nodes, max_seconds)
+    rules_played, r = _played_and_kept(rules, numbering, with_metrics, store_as)
+    wanted = SeedSet.of(seeds)
+    if numbering == "pysolfc" and len(wanted):  # the lowest and the highest number are game numbers, or say why not
+        parse_pysolfc_number(next(wanted.ranges())[0])
+        parse_pysolfc_number(list(wanted.ranges())[-1][1] - 1)
+    if max_memory_mb is None and not scheduler and not with_metrics and not isinstance(rules, GameKey):
+        # A share of this machine's free memory for each search that runs at once (``memory``); a Dask
+        # cluster's machines are not this one, and analyses keep the fixed default.
+        local = 1 if (jobs or os.cpu_count() or 1) == 1 else (jobs or os.cpu_count() or 1)
+        max_memory_mb = memory.machine_cap(local).mb
+    settings = ChunkSettings(max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering,
+                             r.name, threads)
+    with store_at(store) as st:  # a path opened here (and closed at the end), a store as given
+        study = _Study(rules_played, r, wanted, st, settings, jobs=jobs, scheduler=scheduler,
+                       size=chunk or _chunk_size(len(wanted), jobs, with_metrics), progress=progress, on_row=on_row)
+        return study.run()
+
+
+def _played_and_kept(rules: "str | Rules | GameKey", numbering: str, with_metrics: bool,
+                     store_as: RulesKey | None) -> "tuple[Rules | GameKey, RulesKey]":
+    """The rules a study plays and the rules its rows are kept under (``store_as``, else ``stored_rules``)."""
     if isinstance(rules, GameKey):  # one of MENDELEV.md's games: SPEC seeds, no difficulty metrics
         if numbering != "spec" or with_metrics:
             raise StudyError(f"{rules.name}: a study of this game takes SPEC seeds and no difficulty metrics")
-        rules_played: Rules | GameKey = rules
-        r = store_as or rules
-    else:
-        rules_played = get_rules(rules)
-        r = store_as or stored_rules(rules_played, numbering)
-    wanted = SeedSet.of(seeds)
-    if numbering == "pysolfc" and len(wanted):
-        first = next(wanted.ranges())
-        *_, last = wanted.ranges()
-        parse_pysolfc_number(first[0])  # the lowest and the highest number are game numbers, or say why not
-        parse_pysolfc_number(last[1] - 1)
-    keep_rows = len(wanted) <= KEEP_ROWS
-    stack = ExitStack()
-    st = stack.enter_context(store_at(store))  # a path opened here (and closed at the end), a store as given
-    t0 = time.perf_counter()
-    try:
-        mem: dict[int, StoredResult] = {}
-        counts = verdict_counts()
-        tally: dict[str, Any] = {"searched": 0, "reused": 0, "seconds": 0.0}
+        return rules, store_as or rules
+    played = get_rules(rules)
+    return played, store_as or stored_rules(played, numbering)
 
-        def report() -> None:
-            if progress is not None:
-                progress(tally["searched"] + tally["reused"], len(wanted),
-                         {**counts, "searched": tally["searched"], "reused": tally["reused"]},
-                         time.perf_counter() - t0)
 
-        def record(rows: list[StoredResult]) -> None:
-            if st is not None:
-                st.put_many(r, rows)
-                st.renew(r, owner, lease)  # alive: keep the claims of the chunks still in flight
+class _Study:
+    """One run of ``run_study``: the seeds still to search asked of the store a window at a time, claimed
+    chunk by chunk, searched by the chosen workers, each chunk's rows stored as they come; then the seeds
+    other studies held, waited for or taken over; then the summary. Its fields are what those steps share."""
+
+    def __init__(self, rules_played: "Rules | GameKey", r: RulesKey, wanted: SeedSet, st: "Store | None",
+                 settings: ChunkSettings, *, jobs: int | None, scheduler: str | None, size: int,
+                 progress: ProgressFn | None, on_row: Callable[[StoredResult], None] | None):
+        self.rules_played, self.r, self.wanted, self.st, self.settings = rules_played, r, wanted, st, settings
+        self.jobs, self.scheduler, self.size, self.progress, self.on_row = jobs, scheduler, size, progress, on_row
+        self.keep_rows = len(wanted) <= KEEP_ROWS
+        self.t0 = time.perf_counter()
+        self.started = time.time()  # rows stored from now on count as done whatever their verdict
+        self.owner = owner_id()
+        self.lease = (float(os.environ.get("CANFIELD_CLAIM_LEASE", "0"))
+                      or 60.0 + 3.0 * size * (settings.max_seconds or 600.0))
+        self.mem: dict[int, StoredResult] = {}  # the rows, for a study without a store (or a small one)
+        self.counts = verdict_counts()
+        self.searched = self.reused = 0
+        self.seconds = 0.0
+        self.deferred: list[int] = []  # seeds another study held when we came to them: bounded by its claims
+
+    def report(self) -> None:
+        if self.progress is not None:
+            self.progress(self.searched + self.reused, len(self.wanted),
+                          {**self.counts, "searched": self.searched, "reused": self.reused},
+                          time.perf_counter() - self.t0)
+
+    def record(self, rows: list[StoredResult]) -> None:
+        """A chunk's rows, as they come: stored (the claims of the chunks in flight renewed), counted, told."""
+        if self.st is not None:
+            self.st.put_many(self.r, rows)
+            self.st.renew(self.r, self.owner, self.lease)  # alive: keep the claims of the chunks still in flight
+        for row in rows:
+            if self.keep_rows:
+                self.mem[row.seed] = row
+            self.counts[row.verdict] += 1
+            self.searched += 1
+            self.seconds += row.seconds
+        self.report()
+        if self.on_row is not None:
             for row in rows:
-                if keep_rows:
-                    mem[row.seed] = row
-                counts[row.verdict] += 1
-                tally["searched"] += 1
-                tally["seconds"] += row.seconds
-            report()
-            if on_row is not None:
-                for row in rows:
-                    on_row(row)
+                self.on_row(row)
 
-        owner = owner_id()
-        size = chunk or _chunk_size(len(wanted), jobs, with_metrics)
-        lease = float(os.environ.get("CANFIELD_CLAIM_LEASE", "0")) or 60.0 + 3.0 * size * (max_seconds or 600.0)
-        deferred: list[int] = []  # seeds another study held when we came to them: bounded by its claims
-        started = time.time()
+    def todo(self) -> Iterator[int]:
+        """The seeds still to search, asked of the store one window at a time (memory: one window); seeds
+        another study on the same store has claimed are deferred, not searched."""
+        st, r, s = self.st, self.r, self.settings
+        for lo, hi in self.wanted.blocks(WINDOW):
+            done: set[int] = set()
+            held: set[int] = set()
+            if st is not None:
+                done = st.done_in(r, s.max_seconds, lo, hi, rated=s.with_metrics, max_nodes=s.max_nodes)
+                held = st.held_by_others(r, self.owner, lo, hi) - done
+                self.deferred.extend(sorted(held))
+            if done:
+                self.reused += len(done)
+                for row in st.results_in(r, [(lo, hi)]) if st is not None else []:
+                    if row.seed in done:  # counted as found: the progress's counts end at the study's
+                        self.counts[row.verdict] += 1
+                        if self.on_row is not None:
+                            self.on_row(row)
+                self.report()
+            for seed in range(lo, hi):
+                if seed not in done and seed not in held:
+                    yield seed
 
-        def todo() -> Iterator[int]:
-            """The seeds still to search, asked of the store one window at a time (memory: one window);
-            seeds another study on the same store has claimed are deferred, not searched."""
-            for lo, hi in wanted.blocks(WINDOW):
-                done: set[int] = set()
-                held: set[int] = set()
-                if st is not None:
-                    done = st.done_in(r, max_seconds, lo, hi, rated=with_metrics, max_nodes=max_nodes)
-                    held = st.held_by_others(r, owner, lo, hi) - done
-                    deferred.extend(sorted(held))
-                if done:
-                    tally["reused"] += len(done)
-                    for row in st.results_in(r, [(lo, hi)]) if st is not None else []:
-                        if row.seed in done:  # counted as found: the progress's counts end at the study's
-                            counts[row.verdict] += 1
-                            if on_row is not None:
-                                on_row(row)
-                    report()
-                for seed in range(lo, hi):
-                    if seed not in done and seed not in held:
-                        yield seed
+    def claimed(self, chunks: Iterable[list[int]]) -> Iterator[list[int]]:
+        """The chunks, each cut to the seeds this study could claim (the rest deferred)."""
+        s = self.settings
+        for c in chunks:
+            if self.st is None:
+                yield c
+                continue
+            got = self.st.claim(self.r, c, self.owner, self.lease, s.max_seconds, rated=s.with_metrics,
+                                since=self.started, max_nodes=s.max_nodes)
+            if len(got) < len(c):
+                self.deferred.extend(sorted(set(c) - set(got)))
+            if got:
+                yield got
 
-        def claimed(chunks: Iterable[list[int]]) -> Iterator[list[int]]:
-            for c in chunks:
-                if st is None:
-                    yield c
-                    continue
-                got = st.claim(r, c, owner, lease, max_seconds, rated=with_metrics, since=started,
-                               max_nodes=max_nodes)
-                if len(got) < len(c):
-                    deferred.extend(sorted(set(c) - set(got)))
-                if got:
-                    yield got
+    def search(self, seeds: Iterable[int]) -> None:
+        """``seeds`` claimed a chunk at a time and searched on the Dask cluster, in this process, or on the
+        local worker processes."""
+        chunks = self.claimed(_batched(iter(seeds), self.size))
+        workers = self.jobs or os.cpu_count() or 1
+        if self.scheduler:
+            _run_dask(self.scheduler, self.rules_played, chunks, self.settings, self.record)
+        elif workers == 1:
+            _run_inline(self.rules_played, chunks, self.settings, self.record)
+        else:
+            _run_local(workers, self.rules_played, chunks, self.settings, self.record)
 
-        def run(seed_iter: Iterable[int]) -> None:
-            chunks = claimed(_batched(iter(seed_iter), size))
-            if scheduler:
-                _run_dask(scheduler, rules_played, chunks, args, record)
-            elif (jobs or os.cpu_count() or 1) == 1:
-                _run_inline(rules_played, chunks, args, record)
-            else:
-                _run_local(jobs or os.cpu_count() or 1, rules_played, chunks, args, record)
+    def take_over_deferred(self) -> None:
+        """What other studies held: wait until they store it, or take it over once their claims run out."""
+        st, s = self.st, self.settings
+        while st is not None and self.deferred:
+            pending = sorted(set(self.deferred))
+            self.deferred.clear()
+            done, held = st.status(self.r, pending, self.owner, s.max_seconds, rated=s.with_metrics,
+                                   since=self.started, max_nodes=s.max_nodes)
+            free = [x for x in pending if x not in done and x not in held]
+            self.deferred.extend(x for x in pending if x in held and x not in done)
+            if free:
+                self.search(free)
+            elif self.deferred:
+                time.sleep(min(2.0, self.lease / 4))
 
-        if max_memory_mb is None and not scheduler and not with_metrics and not isinstance(rules, GameKey):
-            # A share of this machine's free memory for each search that runs at once (``memory``); a Dask
-            # cluster's machines are not this one, and analyses keep the fixed default.
-            local = 1 if (jobs or os.cpu_count() or 1) == 1 else (jobs or os.cpu_count() or 1)
-            max_memory_mb = memory.machine_cap(local).mb
-        args = (max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering, r.name, threads)
+    def run(self) -> WinRate:
         try:
-            run(todo())
-            # What other studies held: wait until they store it, or take it over once their claims run out.
-            while st is not None and deferred:
-                pending = sorted(set(deferred))
-                deferred.clear()
-                done, held = st.status(r, pending, owner, max_seconds, rated=with_metrics, since=started,
-                                       max_nodes=max_nodes)
-                free = [x for x in pending if x not in done and x not in held]
-                deferred.extend(x for x in pending if x in held and x not in done)
-                if free:
-                    run(free)
-                elif deferred:
-                    time.sleep(min(2.0, lease / 4))
+            self.search(self.todo())
+            self.take_over_deferred()
         except KeyboardInterrupt as e:  # every finished deal is stored already, as it came: say how many
-            e.kept = tally["searched"]  # type: ignore[attr-defined]
+            e.kept = self.searched  # type: ignore[attr-defined]
             raise
         finally:
-            if st is not None:
-                st.release(r, owner)
-        extra: dict[str, Any] = dict(searched=tally["searched"], reused=tally["reused"],
-                                     wall_seconds=time.perf_counter() - t0, search_seconds=tally["seconds"])
-        if st is not None:
-            c = st.count_verdicts(r, wanted.ranges())
-            rows = st.results_in(r, wanted.ranges()) if keep_rows else []
+            if self.st is not None:
+                self.st.release(self.r, self.owner)
+        return self.summary()
+
+    def summary(self) -> WinRate:
+        extra: dict[str, Any] = dict(searched=self.searched, reused=self.reused,
+                                     wall_seconds=time.perf_counter() - self.t0, search_seconds=self.seconds)
+        if self.st is not None:
+            c = self.st.count_verdicts(self.r, self.wanted.ranges())
+            rows = self.st.results_in(self.r, self.wanted.ranges()) if self.keep_rows else []
         else:
-            c = counts
-            rows = sorted(mem.values(), key=lambda x: x.seed)
-        return summarize_counts(r.name, *_counted(c), max_seconds,
-                                results=tuple(rows), **extra)
-    finally:
-        stack.close()
+            c = self.counts
+            rows = sorted(self.mem.values(), key=lambda x: x.seed)
+        return summarize_counts(self.r.name, *_counted(c), self.settings.max_seconds, results=tuple(rows), **extra)
 
 
 def _batched(it: Iterator[int], size: int) -> Iterator[list[int]]:
@@ -478,13 +522,13 @@ def _chunk_size(n: int, jobs: int | None, with_metrics: bool) -> int:
     return 1
 
 
-def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...], record: Callable[[list[StoredResult]], None]) -> None:
+def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: ChunkSettings, record: Callable[[list[StoredResult]], None]) -> None:
     """One worker: the deals searched in this process (no pool to start, so any script, stdin, ``python -c``
     or a notebook can run it), each recorded as it finishes. Ctrl-C stops the study: a deal it cut short is
     not recorded."""
     for c in chunks:
         for seed in c:
-            rows = _solve_chunk(rules, [seed], *args)
+            rows = _solve_chunk(rules, [seed], settings)
             if any(r.limit_hit == "interrupted" for r in rows):
                 raise KeyboardInterrupt
             record(rows)
@@ -529,7 +573,7 @@ def main_reimport_problem() -> str | None:
             f"would run again: {fix}")
 
 
-def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...],
+def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: ChunkSettings,
                record: Callable[[list[StoredResult]], None]) -> None:
     import multiprocessing as mp
 
@@ -560,7 +604,7 @@ def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]],
                         if c is None:
                             more = False
                             break
-                        inflight[ex.submit(_solve_chunk, rules, c, *args)] = c
+                        inflight[ex.submit(_solve_chunk, rules, c, settings)] = c
                 if not inflight:
                     break
                 finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
@@ -593,7 +637,7 @@ def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]],
             ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]], args: tuple[Any, ...],
+def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: ChunkSettings,
               record: Callable[[list[StoredResult]], None]) -> None:
     try:
         from dask.distributed import Client, as_completed
@@ -609,7 +653,7 @@ def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]
         source = iter(chunks)
         ac = as_completed()
         for c in source:
-            ac.add(client.submit(_solve_chunk, rules, c, *args, pure=False))
+            ac.add(client.submit(_solve_chunk, rules, c, settings, pure=False))
             if ac.count() >= window:
                 break
         for fut in ac:
@@ -618,6 +662,6 @@ def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]
             nxt = next(source, None)
             if nxt is not None:
                 c = nxt
-                ac.add(client.submit(_solve_chunk, rules, c, *args, pure=False))
+                ac.add(client.submit(_solve_chunk, rules, c, settings, pure=False))
     finally:
         client.close()
