@@ -192,6 +192,19 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
             raise UserError("--target needs --db FILE or --parquet-dir DIR: it plans from what is stored")
         return _to_target(r, target, plan_only, db, parquet_dir, max_seconds, followup_seconds, max_memory_mb,
                           jobs, scheduler, followup_seed, pilot, as_json, quiet)
+    return _study(r, kept, seeds, numbering, jobs=jobs, max_seconds=max_seconds, max_nodes=max_nodes,
+                  max_memory_mb=max_memory_mb, db=db, parquet_dir=parquet_dir, scheduler=scheduler, chunk=chunk,
+                  followup=followup, followup_seconds=followup_seconds, followup_nodes=followup_nodes,
+                  followup_memory_mb=followup_memory_mb, followup_seed=followup_seed, as_json=as_json, quiet=quiet)
+
+
+def _study(r: Any, kept: "Rules | GameKey", seeds: SeedSet, numbering: str, *, jobs: int | None, max_seconds: float,
+           max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
+           scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float,
+           followup_nodes: int | None, followup_memory_mb: int | None, followup_seed: int, as_json: bool,
+           quiet: bool) -> int:
+    """``winrate``'s study: the first pass over ``seeds`` (resumed from the store), the follow-up if asked,
+    the result printed; Ctrl-C or SIGTERM says what is saved and how to resume."""
     if scheduler is not None:  # before any store file is made
         import importlib.util
 
