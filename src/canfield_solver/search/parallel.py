@@ -118,117 +118,132 @@ class _Totals:
 def search(start: Position, workers: int, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
            progress: Callable[[int, float], None] | None, compile_seconds: float) -> Outcome:
     """``depth_first.search`` with ``workers`` threads (see the module docstring)."""
-    r = start.rules
     t0 = time.perf_counter()
-    base = S.LoneSearch(start)
-    tables = S.SearchTables(S.key_words(r), max_memory_mb * (1 << 20), base.cover_fields())
-    ctl = np.zeros(C.NCTL, np.int64)
-    ctl[C.CTL_PAR] = 1
-    queue = deque([_Item(base.cols[0].copy(), base.sc[0].copy(), base.mask[0], [])])
-    cond = threading.Condition()
-    ws = [_Worker(base) for _ in range(workers)]
-    totals = _Totals(start.score)
-    shared = {"searching": 0, "over": False}  # workers inside the kernel now; a worker ended the round
+    sh = _Shared(start, workers, max_nodes, max_memory_mb)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="canfield-search")
+    try:
+        limit = drive(lambda budget: sh.call(pool, budget), sh.nodes_so_far, max_nodes=max_nodes,
+                      max_seconds=max_seconds, chunk=ROUND_NODES, split=workers, t0=t0, progress=progress)
+        if limit is Limit.INTERRUPTED:
+            sh.ctl[C.CTL_STOP] = 1
+    finally:
+        sh.ctl[C.CTL_STOP] = 1
+        pool.shutdown(wait=True)
+    return sh.outcome(start, limit, time.perf_counter() - t0, compile_seconds)
 
-    def run(w: _Worker, budget: int) -> int:
+
+class _Shared:
+    """What the workers of one deal share: the tables, the control words, the queue of positions handed over
+    and the condition that guards it, the totals of the finished searches, and the flags of a round
+    (``searching``: workers inside the kernel now; ``over``: a worker ended the round)."""
+
+    def __init__(self, start: Position, workers: int, max_nodes: int | None, max_memory_mb: int):
+        self.base = S.LoneSearch(start)
+        self.tables = S.SearchTables(S.key_words(start.rules), max_memory_mb * (1 << 20), self.base.cover_fields())
+        self.ctl = np.zeros(C.NCTL, np.int64)
+        self.ctl[C.CTL_PAR] = 1
+        self.queue = deque([_Item(self.base.cols[0].copy(), self.base.sc[0].copy(), self.base.mask[0], [])])
+        self.cond = threading.Condition()
+        self.ws = [_Worker(self.base) for _ in range(workers)]
+        self.totals = _Totals(start.score)
+        self.max_nodes = max_nodes
+        self.searching = 0
+        self.over = False
+        self.winner: list[_Worker] = []  # the worker that won, once one has
+
+    def run(self, w: _Worker, budget: int) -> int:
         """One worker's round: search its position, take the next from the queue when it is done, or wait for
         one while another worker is searching (and so can hand one over); ``IDLE`` when there is none."""
         spent = 0
+        cond, queue, ctl = self.cond, self.queue, self.ctl
         while True:
             with cond:
                 if w.item is None:
-                    while not queue and not shared["over"]:
-                        if shared["searching"] == 0:
+                    while not queue and not self.over:
+                        if self.searching == 0:
                             return IDLE
                         ctl[C.CTL_HUNGRY] = max(int(ctl[C.CTL_HUNGRY]), 1)
                         cond.wait(0.05)
-                    if shared["over"]:
+                    if self.over:
                         return IDLE
                     w.load(queue.popleft())
-                if shared["over"] or spent >= budget:
+                if self.over or spent >= budget:
                     return C.RUNNING
-                shared["searching"] += 1
+                self.searching += 1
             before = int(w.stats[C.ST_NODES])
-            status = w.search(tables, ctl, budget - spent)  # the kernel releases the GIL
+            status = w.search(self.tables, ctl, budget - spent)  # the kernel releases the GIL
             gained = int(w.stats[C.ST_NODES]) - before
             spent += gained
             if status == C.RUNNING and gained == 0 and w.stats[C.ST_DONATED] == 0:
                 spent = budget  # the next expansion does not fit what is left of this round's budget
             with cond:
-                shared["searching"] -= 1
+                self.searching -= 1
                 given = w.take_donations()
-                totals.donated += len(given)
+                self.totals.donated += len(given)
                 queue.extend(given)
                 if status == C.EXHAUSTED:
-                    totals.add(w)
+                    self.totals.add(w)
                     w.item = None
                 elif status != C.RUNNING or ctl[C.CTL_STOP]:
-                    shared["over"] = True
+                    self.over = True
                 cond.notify_all()
-                if shared["over"]:
+                if self.over:
                     return status
 
-    def nodes_so_far() -> int:
+    def nodes_so_far(self) -> int:
         """Nodes of the finished searches and of the ones still held by a worker."""
-        return totals.nodes + sum(int(w.stats[C.ST_NODES]) for w in ws if w.item is not None)
+        return self.totals.nodes + sum(int(w.stats[C.ST_NODES]) for w in self.ws if w.item is not None)
 
-    winner: list[_Worker] = []  # the worker that won, once one has
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="canfield-search")
-
-    def call(budget: int) -> Step:
+    def call(self, pool: ThreadPoolExecutor, budget: int) -> Step:
         """One round: every worker searches up to ``budget`` nodes (or until one wins or a table is full)."""
+        ws, ctl, queue = self.ws, self.ctl, self.queue
         if not queue and all(w.item is None for w in ws):
             return Step.DONE  # every stored position has been expanded: exhausted
-        done = nodes_so_far()
-        ctl[C.CTL_HUNGRY] = max(0, 4 * workers - len(queue)) if len(queue) < workers else 0
-        shared["over"] = False
-        statuses = list(pool.map(lambda w: run(w, budget), ws))
+        done = self.nodes_so_far()
+        ctl[C.CTL_HUNGRY] = max(0, 4 * len(ws) - len(queue)) if len(queue) < len(ws) else 0
+        self.over = False
+        statuses = list(pool.map(lambda w: self.run(w, budget), ws))
         for w in ws:  # the rows each stored since its last batch (kernel.ROWS_BATCH), into the shared counts
             for mine, total in ((C.ST_UNSHARED, C.CTL_ROWS), (C.ST_UNSHARED_LONG, C.CTL_ROWS_LONG)):
                 ctl[total] += w.stats[mine]
                 w.stats[mine] = 0
         if C.SOLVED in statuses:
-            winner.append(ws[statuses.index(C.SOLVED)])
+            self.winner.append(ws[statuses.index(C.SOLVED)])
             return Step.DONE
         grew = False
         for grow, which in ((C.GROW, "short"), (C.GROW_LONG, "long")):
             if grow in statuses:
-                if not tables.grow(which, base.words):
+                if not self.tables.grow(which, self.base.words):
                     return Step.NO_MEMORY
-                table = getattr(tables, which)
+                table = getattr(self.tables, which)
                 ctl[C.CTL_ROWS if which == "short" else C.CTL_ROWS_LONG] = int(np.count_nonzero(table[:, 0]))
                 grew = True
         if grew:
             return Step.GROWN
-        if nodes_so_far() == done and max_nodes is not None:
+        if self.nodes_so_far() == done and self.max_nodes is not None:
             return Step.NO_ROOM  # no worker's next expansion fits what is left of the node limit
         return Step.GOING
 
-    try:
-        limit = drive(call, nodes_so_far, max_nodes=max_nodes, max_seconds=max_seconds, chunk=ROUND_NODES,
-                      split=workers, t0=t0, progress=progress)
-        if limit is Limit.INTERRUPTED:
-            ctl[C.CTL_STOP] = 1
-    finally:
-        ctl[C.CTL_STOP] = 1
-        pool.shutdown(wait=True)
-    seconds = time.perf_counter() - t0
-    for w in ws:
-        if w.item is not None:
-            totals.add(w)
-    won = bool(winner)
-    return Outcome(
-        won=won,
-        limit=limit,
-        truncated=totals.truncated,
-        solution=winner[0].path_to(int(winner[0].stats[C.ST_SOLVED_DEPTH])) if winner else [],
-        best_score=4 * r.ranks if won else totals.best,
-        best_path=totals.best_line,
-        nodes=totals.nodes,
-        max_depth=totals.max_depth,
-        positions=S.positions(totals.stats),
-        seconds=seconds,
-        decode=lambda path: S.decode(base, start, path),
-        stats={**S.result_stats(totals.stats, tables, compile_seconds), "workers": workers,
-               "donated": totals.donated},
-    )
+    def outcome(self, start: Position, limit: Limit | None, seconds: float, compile_seconds: float) -> Outcome:
+        totals = self.totals
+        for w in self.ws:
+            if w.item is not None:
+                totals.add(w)
+        winner = self.winner
+        won = bool(winner)
+        base = self.base
+        return Outcome(
+            won=won,
+            limit=limit,
+            truncated=totals.truncated,
+            solution=winner[0].path_to(int(winner[0].stats[C.ST_SOLVED_DEPTH])) if winner else [],
+            best_score=4 * start.rules.ranks if won else totals.best,
+            best_path=totals.best_line,
+            nodes=totals.nodes,
+            max_depth=totals.max_depth,
+            positions=S.positions(totals.stats),
+            seconds=seconds,
+            decode=lambda path: S.decode(base, start, path),
+            stats={**S.result_stats(totals.stats, self.tables, compile_seconds), "workers": len(self.ws),
+                   "donated": totals.donated},
+        )
