@@ -60,122 +60,138 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     deadline = Deadline(max_seconds)  # the caller's limit bounds what it waits for, this compile included
     t_compile = time.perf_counter()
     warm_up()
-    compile_seconds += time.perf_counter() - t_compile
-    t0 = time.perf_counter()
-    layers = Layers()
-    ph.pending = layers
-    cap = max_memory_mb * (1 << 20)
-    won_at: list[int] = []  # the layer of the first won child, once found
-    peak = held = 0
-    nlayers = 0
-    m = -1
-    halt = np.zeros(1, np.int64)  # set: every chunk being closed stops at its next entry
+    run = _Run(ph, max_nodes, max_memory_mb, workers, progress, compile_seconds + time.perf_counter() - t_compile)
+    steps = run.chunks()
+    try:
+        if start.score == ph.full:
+            return run.outcome(True, None)
+        k0, k1, wp, m0 = first
+        f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb if ph.cover else 0
+        ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
+        # The budget is the chunks' own (run.left() shared among the workers): a call closes the next chunk.
+        limit = drive(lambda budget: next(steps), lambda: int(ph.counts[C_NODES]), max_nodes=max_nodes,
+                      max_seconds=deadline.left(), chunk=2**62, t0=run.t0, progress=run.report)
+        steps.close()
+        if run.won_at:
+            try:  # within the caller's time limit too: the user waits for the line as for the proof
+                line = won_line(ph, run.layers, run.won_at[0], first, deadline.left())
+            except LineLate:
+                return run.outcome(False, Limit.SECONDS,
+                                   note="won, but the time limit came before the won line was found again")
+            if line is None:  # the layers' files could not be kept: winnable, but no line to show
+                return run.outcome(False, Limit.MEMORY, note="no room on disk")
+            return run.outcome(True, None, line)
+        return run.outcome(False, limit)
+    except KeyboardInterrupt:
+        return run.outcome(False, Limit.INTERRUPTED)
+    except SystemError as e:  # Ctrl-C inside a compiled function (``budget.interrupt_inside``)
+        if interrupt_inside(e):
+            return run.outcome(False, Limit.INTERRUPTED)
+        raise
+    except OSError as e:  # the runs waiting could not be written: the phase's memory on disk is full
+        return run.outcome(False, Limit.MEMORY, note=f"disk: {e}")
+    finally:
+        steps.close()
+        run.layers.close()
 
-    def left() -> int | None:  # what is left of the node limit (None: no limit)
-        return None if max_nodes is None else max_nodes - int(ph.counts[C_NODES])
 
-    def chunks() -> Generator[Step, None, None]:
+class _Run:
+    """One layered phase's state: the layers waiting (``layers``), the layer being closed (``m``), the memory
+    it holds now and at most (``held``, ``peak``), the layer of the first won child (``won_at``), the halt
+    flag every chunk looks at, and the progress line's state."""
+
+    def __init__(self, ph: Phase, max_nodes: int | None, max_memory_mb: int, workers: int,
+                 progress: Callable[..., None] | None, compile_seconds: float):
+        self.ph, self.max_nodes, self.workers, self.progress = ph, max_nodes, workers, progress
+        self.compile_seconds = compile_seconds
+        self.t0 = time.perf_counter()
+        self.layers = Layers()
+        ph.pending = self.layers
+        self.cap = max_memory_mb * (1 << 20)
+        self.won_at: list[int] = []  # the layer of the first won child, once found
+        self.peak = self.held = 0
+        self.nlayers = 0
+        self.m = -1
+        self.halt = np.zeros(1, np.int64)  # set: every chunk being closed stops at its next entry
+        self.shown = -1.0
+        self.talks = progress is not None and takes_keyword(progress, "phase")
+
+    def left(self) -> int | None:
+        """What is left of the node limit (None: no limit)."""
+        return None if self.max_nodes is None else self.max_nodes - int(self.ph.counts[C_NODES])
+
+    def chunks(self) -> Generator[Step, None, None]:
         """Close the layers in order, a chunk of entries a step (one ``Step`` each, as each chunk ends)."""
-        nonlocal peak, held, nlayers, m
+        ph, workers = self.ph, self.workers
         pool = ThreadPoolExecutor(workers, thread_name_prefix="canfield-layer") if workers > 1 else None
         ph.pool, ph.workers = pool, workers
         try:
             while ph.pending:
-                m = ph.layers.first()
-                entries = ph.entries(m)
-                starts = index(entries)
-                nlayers += 1
-                closing = Closing(ph, entries, starts, workers, halt, left)
-                end: Step | None = None  # how the phase ends in this layer, if it does
-                closed = 0
-                for slot, status, runs, c in closing.results(pool):
-                    ph.counts[C_NODES:C_STUCK + 1] += c[C_NODES:C_STUCK + 1]
-                    ph.counts[C_BEST] = max(ph.counts[C_BEST], c[C_BEST])
-                    closing.done(slot)
-                    if end is not None:
-                        continue  # a chunk stopped by the halt: the phase is ending anyway
-                    if status == WON:
-                        won_at.append(m)
-                        end = Step.DONE
-                    elif status == LONG_KEY:
-                        end = Step.NO_MEMORY
-                    elif status == BUDGET:
-                        end = Step.NO_ROOM
-                    for dm, run in runs:
-                        ph.add_run(m + dm, run)
-                    closed += 1
-                    held = starts.nbytes + sum(sl.nbytes for sl in closing.slots)
-                    peak = max(peak, held)
-                    if closed % 16 == 0:
-                        ph.disk = max(ph.disk, layers.disk_bytes())
-                    if held > cap and end is None:
-                        end = Step.NO_MEMORY
-                    if end is not None:
-                        halt[0] = 1  # the other slots stop at their next entry; their results are drained
-                        continue
-                    yield Step.GOING
-                ph.rows += len(entries) + sum(int(sl.stats[C.ST_TTCOUNT]) for sl in closing.slots)
-                del entries, closing
+                end = yield from self.close_layer(pool)
                 if end is not None:
                     yield end
                     return
             yield Step.DONE  # every layer closed without a win: lost
         finally:
-            halt[0] = 1  # closed early (a limit, Ctrl-C, an error): no thread goes on after the phase
+            self.halt[0] = 1  # closed early (a limit, Ctrl-C, an error): no thread goes on after the phase
             if pool is not None:
                 pool.shutdown(wait=True)
 
-    steps = chunks()
+    def close_layer(self, pool: ThreadPoolExecutor | None) -> Generator[Step, None, Step | None]:
+        """Close the first layer waiting, a chunk a step; how the phase ends in it (None: it goes on)."""
+        ph = self.ph
+        self.m = m = ph.layers.first()
+        entries = ph.entries(m)
+        starts = index(entries)
+        self.nlayers += 1
+        closing = Closing(ph, entries, starts, self.workers, self.halt, self.left)
+        end: Step | None = None  # how the phase ends in this layer, if it does
+        closed = 0
+        for slot, status, runs, c in closing.results(pool):
+            ph.counts[C_NODES:C_STUCK + 1] += c[C_NODES:C_STUCK + 1]
+            ph.counts[C_BEST] = max(ph.counts[C_BEST], c[C_BEST])
+            closing.done(slot)
+            if end is not None:
+                continue  # a chunk stopped by the halt: the phase is ending anyway
+            if status == WON:
+                self.won_at.append(m)
+                end = Step.DONE
+            elif status == LONG_KEY:
+                end = Step.NO_MEMORY
+            elif status == BUDGET:
+                end = Step.NO_ROOM
+            for dm, run in runs:
+                ph.add_run(m + dm, run)
+            closed += 1
+            self.held = starts.nbytes + sum(sl.nbytes for sl in closing.slots)
+            self.peak = max(self.peak, self.held)
+            if closed % 16 == 0:
+                ph.disk = max(ph.disk, self.layers.disk_bytes())
+            if self.held > self.cap and end is None:
+                end = Step.NO_MEMORY
+            if end is not None:
+                self.halt[0] = 1  # the other slots stop at their next entry; their results are drained
+                continue
+            yield Step.GOING
+        ph.rows += len(entries) + sum(int(sl.stats[C.ST_TTCOUNT]) for sl in closing.slots)
+        return end
 
-    def call(budget: int) -> Step:  # the budget is the chunks' own (left() shared among the workers)
-        return next(steps)
-
-    shown = -1.0
-    talks = progress is not None and takes_keyword(progress, "phase")
-
-    def report(nodes: int, elapsed: float) -> None:
-        nonlocal shown
-        if progress is None or elapsed < shown + 0.2:  # at most five times a second
+    def report(self, nodes: int, elapsed: float) -> None:
+        """The progress line, at most five times a second."""
+        if self.progress is None or elapsed < self.shown + 0.2:
             return
-        shown = elapsed
-        if talks:
-            on = f", {workers} workers" if workers > 1 else ""
-            progress(nodes, elapsed,
-                     phase=f"layer {m}, {ph.pending_rows():,} waiting, {held / 2**20:,.0f} MiB{on}")
+        self.shown = elapsed
+        if self.talks:
+            on = f", {self.workers} workers" if self.workers > 1 else ""
+            self.progress(nodes, elapsed, phase=f"layer {self.m}, {self.ph.pending_rows():,} waiting, "
+                                                f"{self.held / 2**20:,.0f} MiB{on}")
         else:
-            progress(nodes, elapsed)
+            self.progress(nodes, elapsed)
 
-    try:
-        if start.score == ph.full:
-            return _outcome(ph, True, None, [], t0, compile_seconds, peak, nlayers)
-        k0, k1, wp, m0 = first
-        f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb if ph.cover else 0
-        ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
-        limit = drive(call, lambda: int(ph.counts[C_NODES]), max_nodes=max_nodes, max_seconds=deadline.left(),
-                      chunk=2**62, t0=t0, progress=report)
-        steps.close()
-        if won_at:
-            try:  # within the caller's time limit too: the user waits for the line as for the proof
-                line = won_line(ph, layers, won_at[0], first, deadline.left())
-            except LineLate:
-                return _outcome(ph, False, Limit.SECONDS, [], t0, compile_seconds, peak, nlayers,
-                                note="won, but the time limit came before the won line was found again")
-            if line is None:  # the layers' files could not be kept: winnable, but no line to show
-                return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers,
-                                note="no room on disk")
-            return _outcome(ph, True, None, line, t0, compile_seconds, peak, nlayers)
-        return _outcome(ph, False, limit, [], t0, compile_seconds, peak, nlayers)
-    except KeyboardInterrupt:
-        return _outcome(ph, False, Limit.INTERRUPTED, [], t0, compile_seconds, peak, nlayers)
-    except SystemError as e:  # Ctrl-C inside a compiled function (``budget.interrupt_inside``)
-        if interrupt_inside(e):
-            return _outcome(ph, False, Limit.INTERRUPTED, [], t0, compile_seconds, peak, nlayers)
-        raise
-    except OSError as e:  # the runs waiting could not be written: the phase's memory on disk is full
-        return _outcome(ph, False, Limit.MEMORY, [], t0, compile_seconds, peak, nlayers, note=f"disk: {e}")
-    finally:
-        steps.close()
-        layers.close()
+    def outcome(self, won: bool, limit: Limit | None, line: list[int] | None = None,
+                note: str | None = None) -> Outcome:
+        return _outcome(self.ph, won, limit, line or [], self.t0, self.compile_seconds, self.peak, self.nlayers,
+                        note=note)
 
 
 def _outcome(ph: Phase, won: bool, limit: Limit | None, line: list[int], t0: float, compile_seconds: float,
