@@ -277,13 +277,7 @@ def solve(
     Raises ``CanfieldError`` for a bad deal or bad limits, ``SolverBugError``
     if a line the search returns does not replay (never expected).
     """
-    check_limits(max_nodes, max_seconds)
-    if max_memory_mb is not None and (not isinstance(max_memory_mb, int) or max_memory_mb < 1):
-        raise CanfieldError(f"max_memory_mb must be a positive integer, not {max_memory_mb!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise CanfieldError(f"workers must be a positive integer, not {workers!r}")
-    if method not in METHODS:
-        raise CanfieldError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    _check_arguments(max_nodes, max_seconds, max_memory_mb, workers, method)
     deadline = Deadline(max_seconds)  # the caller's wait, compiles included: every phase asks what is left
     start, seed = _coerce(deal_or_position, rules)
     cap = memory.machine_cap(1) if max_memory_mb is None else memory.Cap(max_memory_mb, "given (max_memory_mb, --max-memory)")
@@ -310,22 +304,41 @@ def solve(
 
         outcome = depth_first.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
     if method == "auto" and outcome.limit == Limit.MEMORY and not outcome.won:
-        from .search import layered
-
-        full = f"the table is full ({max_memory_mb:,} MiB) after {outcome.nodes:,} nodes in {outcome.seconds:.1f} s"
-        left = deadline.left()
-        expect, _source = announce.estimate("layered")
-        if left is not None and left < expect and not announce.compiled("layered"):
-            # Its first compile would run past the caller's limit (a compile cannot be cut short): stop now.
-            _event(progress, outcome.nodes, outcome.seconds,
-                   f"{full}; the layered proof that would go on needs its first compile (~{expect:.0f} s) and "
-                   f"{max(0.0, left):.0f} s of the limit are left: stopping here")
-            return _result(outcome, start, seed, cap)
-        _event(progress, outcome.nodes, outcome.seconds,
-               f"{full}: going on with the layered proof, which keeps only the next layers of progress")
-        outcome = layered.after(outcome, start, max_nodes, deadline.left(), max_memory_mb, progress, compile_seconds,
-                                 workers)
+        outcome = _then_layered(outcome, start, deadline, max_nodes, max_memory_mb, progress, compile_seconds,
+                                workers)
     return _result(outcome, start, seed, cap)
+
+
+def _check_arguments(max_nodes: int | None, max_seconds: float | None, max_memory_mb: int | None, workers: int,
+                     method: str) -> None:
+    """``solve``'s limits and options, each refused with a ``CanfieldError`` that names it."""
+    check_limits(max_nodes, max_seconds)
+    if max_memory_mb is not None and (not isinstance(max_memory_mb, int) or max_memory_mb < 1):
+        raise CanfieldError(f"max_memory_mb must be a positive integer, not {max_memory_mb!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise CanfieldError(f"workers must be a positive integer, not {workers!r}")
+    if method not in METHODS:
+        raise CanfieldError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+
+
+def _then_layered(outcome: Outcome, start: Position, deadline: Deadline, max_nodes: int | None, max_memory_mb: int,
+                  progress: Callable[..., None] | None, compile_seconds: float, workers: int) -> Outcome:
+    """``method="auto"`` once the depth-first table is full: the layered proof with what is left of the
+    limits, said on ``progress``; the depth-first outcome as it is when the layered proof's first compile
+    would run past the time limit (a compile cannot be cut short)."""
+    from .search import layered
+
+    full = f"the table is full ({max_memory_mb:,} MiB) after {outcome.nodes:,} nodes in {outcome.seconds:.1f} s"
+    left = deadline.left()
+    expect, _source = announce.estimate("layered")
+    if left is not None and left < expect and not announce.compiled("layered"):
+        _event(progress, outcome.nodes, outcome.seconds,
+               f"{full}; the layered proof that would go on needs its first compile (~{expect:.0f} s) and "
+               f"{max(0.0, left):.0f} s of the limit are left: stopping here")
+        return outcome
+    _event(progress, outcome.nodes, outcome.seconds,
+           f"{full}: going on with the layered proof, which keeps only the next layers of progress")
+    return layered.after(outcome, start, max_nodes, deadline.left(), max_memory_mb, progress, compile_seconds, workers)
 
 
 def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
