@@ -57,7 +57,7 @@ class Hint:
     log: LogReview
     result: SolveResult | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "moves_played": self.moves_played,
             "verdict": self.verdict.value,

@@ -201,7 +201,7 @@ def review(deal_or_position: "Deal | Position", moves: Sequence["str | Move"]) -
     pos = _start(deal_or_position)
     last = 0
     passes = 0
-    seen: dict[tuple, int] = {pos.key(): 0}
+    seen: dict[tuple[object, ...], int] = {pos.key(): 0}
     repeat: tuple[int, int] | None = None
     for i, raw in enumerate(move_list(moves), 1):
         m = parse_move(raw)

@@ -495,7 +495,7 @@ def _batched(it: Iterator[int], size: int) -> Iterator[list[int]]:
 
 
 def estimate_win_rate(
-    rules: "str | Rules",
+    rules: "str | Rules | GameKey",
     seeds: Iterable[int],
     *,
     jobs: int | None = None,

@@ -225,7 +225,7 @@ def _make(name: str, first: tuple[int, int, int], sample_size: int, sample_rows:
 
 
 def run_followup(
-    rules: "str | Rules",
+    rules: "str | Rules | GameKey",
     seeds: "SeedSet | range | Iterable[int]",
     first: WinRate,
     *,

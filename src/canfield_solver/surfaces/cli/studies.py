@@ -19,8 +19,8 @@ from ...games import GameKey
 from ...studies.packs import PackFile, pack_entry, verify_pack
 from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
-from ...studies.stores import open_to_write
-from ...studies.stores.sqlite import ResultStore
+from ...studies.stores import Store, open_to_write
+from ...studies.stores.sqlite import ResultStore, StoredResult
 from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.target import PILOT_DEALS, PILOT_FOLLOWUPS
 from ...studies.two_phase import run_followup, stored_two_phase
@@ -165,7 +165,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
             raise UserError("give --seeds or --pysolfc, not both")
         seeds_text, numbering = pysolfc, "pysolfc"
     seeds = parse_seeds(seeds_text)
-    r: Any
+    r: "Rules | GameKey"
     kept: "Rules | GameKey"
     if game != "canfield":
         refuse_canfield_only(game, pysolfc=pysolfc, rules=rules_name, rules_file=rules_file)
@@ -186,7 +186,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
     if plan_only and target is None:
         raise UserError("--plan goes with --target POINTS")
     if target is not None:
-        if game != "canfield" or numbering != "spec":
+        if isinstance(r, GameKey) or numbering != "spec":
             raise UserError("--target studies Canfield rules over SPEC seeds from 0")
         if not (db or parquet_dir):
             raise UserError("--target needs --db FILE or --parquet-dir DIR: it plans from what is stored")
@@ -198,7 +198,7 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
                   followup_memory_mb=followup_memory_mb, followup_seed=followup_seed, as_json=as_json, quiet=quiet)
 
 
-def _study(r: Any, kept: "Rules | GameKey", seeds: SeedSet, numbering: str, *, jobs: int | None, max_seconds: float,
+def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, numbering: str, *, jobs: int | None, max_seconds: float,
            max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
            scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float,
            followup_nodes: int | None, followup_memory_mb: int | None, followup_seed: int, as_json: bool,
@@ -211,7 +211,7 @@ def _study(r: Any, kept: "Rules | GameKey", seeds: SeedSet, numbering: str, *, j
         if importlib.util.find_spec("distributed") is None:
             raise UserError("--scheduler needs Dask: " + install_hint("dask"))
     saved_in = db or parquet_dir
-    store: Any = open_to_write(db, parquet_dir) if saved_in else None
+    store: Store | None = open_to_write(db, parquet_dir) if saved_in else None
     bar = _StudyProgress(kept.name, enabled=not quiet)
     if scheduler is None and not quiet:
         workers_compile_notice()
@@ -261,7 +261,7 @@ def _study(r: Any, kept: "Rules | GameKey", seeds: SeedSet, numbering: str, *, j
     return 0
 
 
-def _plan_before_the_first_deal(r: Any, target: float, where: str, max_seconds: float, followup_seconds: float,
+def _plan_before_the_first_deal(r: Rules, target: float, where: str, max_seconds: float, followup_seconds: float,
                                 jobs: int | None, as_json: bool) -> int:
     """``--target --plan`` with nothing stored in ``where``: the plan from the project's own study of these
     rules (studies.priors), or what the pilot costs; writes nothing."""
@@ -294,7 +294,7 @@ def _plan_before_the_first_deal(r: Any, target: float, where: str, max_seconds: 
     return 0
 
 
-def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_dir: str | None, max_seconds: float,
+def _to_target(r: Rules, target: float, plan_only: bool, db: str | None, parquet_dir: str | None, max_seconds: float,
                followup_seconds: float, max_memory_mb: int | None, jobs: int | None, scheduler: str | None,
                sample_seed: int, pilot: int, as_json: bool, quiet: bool) -> int:
     """``winrate --target``: ``studies.target.run_to_target``, or with --plan the plan alone."""
@@ -307,7 +307,7 @@ def _to_target(r: Any, target: float, plan_only: bool, db: str | None, parquet_d
                                                jobs, as_json)
         click.echo(json.dumps({"plan": p.__dict__, "more_core_seconds": p.more_core_seconds}) if as_json else str(p))
         return 0
-    store: Any = open_to_write(db, parquet_dir)
+    store: Store = open_to_write(db, parquet_dir)
     bar = _StudyProgress(r.name, enabled=not quiet)
     fbar = _StudyProgress(f"{r.name} follow-up", enabled=not quiet)
 
@@ -491,7 +491,7 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
     r = resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc is not None else None)
     picker = Picker(r, difficulty=difficulty, count=count, first=first, numbering=numbering,
                     max_candidates=max_candidates, jobs=jobs, max_seconds=max_seconds)
-    picked: list[Any] = []
+    picked: list[StoredResult] = []
     picker.store = ResultStore(db) if db else None
     bar = _PickProgress(count, difficulty, first)
     pack = None
@@ -502,7 +502,7 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
         else:
             workers_compile_notice()
 
-        def emit(row: Any) -> None:
+        def emit(row: StoredResult) -> None:
             picked.append(row)
             if pack is not None:
                 pack.add(pack_entry(row, r, numbering))
