@@ -54,7 +54,7 @@ _WARM = {
 
 
 def _one_compile(what: str) -> float:
-    """Seconds of ``what``'s compile alone in a fresh cache (what announce.py records; for the layered proof,
+    """Seconds of ``what``'s compile alone in a fresh cache (what compiles.py records; for the layered proof,
     after the kernel it uses was compiled)."""
     code = _WARM[what] + "\nimport time\nt = time.perf_counter(); w(); print(time.perf_counter() - t)"
     with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--what", choices=sorted(_WARM), help="time this compile alone (announce.MEASURED)")
+    ap.add_argument("--what", choices=sorted(_WARM), help="time this compile alone (compiles.MEASURED)")
     a = ap.parse_args(argv)
     if a.what:
         xs = [_one_compile(a.what) for _ in range(a.runs)]

@@ -124,7 +124,7 @@ def test_solve_method_layered_and_its_refusals():
     assert res.exit_code == 1 and json.loads(res.stdout)["verdict"] == "unsolvable"
     from unittest import mock
 
-    import canfield_solver.search.problem as problem
+    import canfield_solver.search.arrays as problem
 
     with mock.patch.object(problem, "SHORT_KEYS", False):  # a start whose key is long (a huge talon would do it)
         res = invoke("solve", "--seed", "0", "--method", "layered", "--rules", "rainbow")
@@ -153,7 +153,7 @@ def test_each_command_is_imported_from_the_module_the_lazy_table_names():
             "try:\n    cli.main(['deal', '3'], prog_name='canfield')\nexcept SystemExit:\n    pass\n"
             "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('canfield_solver.surfaces.cli.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip().splitlines()[-1] == "['common', 'game', 'games']"  # not studies, not play
+    assert out.stdout.strip().splitlines()[-1] == "['common', 'one_deal', 'other_games']"  # not studies, not play
 
 
 def test_every_command_that_takes_a_deal_takes_a_positional_seed_and_seed_option(tmp_path):

@@ -16,7 +16,7 @@ from canfield_solver import Deal, Position, preset_names
 from canfield_solver.jit import njit
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
-from canfield_solver.search.problem import LoneSearch
+from canfield_solver.search.arrays import LoneSearch
 
 from helpers import examples, random_position
 
@@ -168,7 +168,7 @@ def test_no_literal_move_or_key_masks_outside_the_codec():
     codec: no literal move-field shift (``>> 4``, ``>> 12``, ``>> 20``, ``& 255``) or key mask is left."""
     src = Path(C.__file__).parent
     pattern = re.compile(r"(>>\s*(4|6|12|20|28)\b)|(&\s*(15|63|255)\b)|((?<!1 )<<\s*(4|6|12|20|28)\b)")  # not MiB's 1 << 20
-    names = ["kernel.py", "rows.py", "problem.py", "depth_first.py", "parallel.py"]
+    names = ["kernel.py", "rows.py", "arrays.py", "depth_first.py", "parallel.py"]
     names += [f"layered/{f.name}" for f in sorted((src / "layered").glob("*.py"))]
     assert len(names) >= 12
     for name in names:

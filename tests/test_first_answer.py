@@ -1,6 +1,6 @@
 """The first run on a machine: the interpreted kernel searches exactly as the compiled one, the quick start
 hands over to the compiled kernel without changing an answer, and every compile is said, timed and made
-once a machine (announce.py)."""
+once a machine (compiles.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from canfield_solver import announce
+from canfield_solver import compiles
 from canfield_solver.budget import Limit
 from canfield_solver.engine.deal import Deal
-from canfield_solver.engine.game import Position
+from canfield_solver.engine.position import Position
 from canfield_solver.engine.rules import get_rules
 
 from helpers import IMPORT_ROOT, needs_jit
@@ -53,8 +53,8 @@ def _quick(monkeypatch, done: bool):
     from canfield_solver.search import quick
 
     monkeypatch.setattr(quick, "_start_compile", lambda: _Proc(done))
-    told: list[announce.Notice] = []
-    monkeypatch.setattr(announce, "listeners", [told.append])
+    told: list[compiles.Notice] = []
+    monkeypatch.setattr(compiles, "listeners", [told.append])
     return quick, told
 
 
@@ -78,28 +78,28 @@ def test_the_quick_start_hands_over_when_the_compile_is_done_or_its_cap_is_reach
 
 def test_compile_figures_are_this_machines_once_recorded(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert announce.estimate("layered") == (announce.MEASURED["layered"], "the development machine")
-    told: list[announce.Notice] = []
-    monkeypatch.setattr(announce, "listeners", [told.append])
-    monkeypatch.setattr(announce, "compiled", lambda what: True)
-    with announce.compiling("layered"):
+    assert compiles.estimate("layered") == (compiles.MEASURED["layered"], "the development machine")
+    told: list[compiles.Notice] = []
+    monkeypatch.setattr(compiles, "listeners", [told.append])
+    monkeypatch.setattr(compiles, "compiled", lambda what: True)
+    with compiles.compiling("layered"):
         pass
     assert told == []  # a load says nothing
-    monkeypatch.setattr(announce, "compiled", lambda what: False)
-    with announce.compiling("layered"):
+    monkeypatch.setattr(compiles, "compiled", lambda what: False)
+    with compiles.compiling("layered"):
         time.sleep(0.05)
     assert [n.phase for n in told] == ["start", "end"] and told[1].seconds >= 0.05
-    secs, source = announce.estimate("layered")
+    secs, source = compiles.estimate("layered")
     assert source == "this machine" and secs == round(told[1].seconds, 1)
     assert json.loads((tmp_path / "canfield-compiles.json").read_text())["layered"] == secs
 
 
 @needs_jit
 def test_compiled_asks_numba_in_process_and_the_index_files_without_it(tmp_path):
-    code = ("import sys; from canfield_solver import announce\n"
-            "print(announce.compiled('kernel'), 'numba' in sys.modules)\n"
+    code = ("import sys; from canfield_solver import compiles\n"
+            "print(compiles.compiled('kernel'), 'numba' in sys.modules)\n"
             "from canfield_solver.search import kernel_load\n"
-            "print(announce.compiled('kernel'), 'numba' in sys.modules)\n")
+            "print(compiles.compiled('kernel'), 'numba' in sys.modules)\n")
     here = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=IMPORT_ROOT),
                           capture_output=True, text=True, check=True)
     # the session fixture loaded the kernel: its index is in the cache, seen first without Numba, then by Numba
@@ -112,7 +112,7 @@ def test_compiled_asks_numba_in_process_and_the_index_files_without_it(tmp_path)
     folder = kernel_py.parent.resolve()
     mirrored = tmp_path / f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
     mirrored.mkdir(exist_ok=True)  # Numba made it when the run above imported the kernel
-    probe = "from canfield_solver import announce; print(announce.compiled('kernel'), announce.compiled('pairs'))"
+    probe = "from canfield_solver import compiles; print(compiles.compiled('kernel'), compiles.compiled('pairs'))"
     env = dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(tmp_path))
     (mirrored / "kernel._search-500.py311.nbi").write_bytes(b"")
     assert subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout.split() == [
@@ -122,19 +122,19 @@ def test_compiled_asks_numba_in_process_and_the_index_files_without_it(tmp_path)
 def test_a_compile_lock_held_elsewhere_is_seen_and_waited_for(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from canfield_solver import announce\n"
-         "with announce.machine_lock('pairs'):\n    print('held', flush=True); time.sleep(1.5)"],
+        [sys.executable, "-c", "import sys, time; from canfield_solver import compiles\n"
+         "with compiles.machine_lock('pairs'):\n    print('held', flush=True); time.sleep(1.5)"],
         env=dict(os.environ, PYTHONPATH=IMPORT_ROOT), stdout=subprocess.PIPE, text=True)
     assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-    assert announce.busy("pairs") and not announce.busy("layered")
-    told: list[announce.Notice] = []
-    monkeypatch.setattr(announce, "listeners", [told.append])
+    assert compiles.busy("pairs") and not compiles.busy("layered")
+    told: list[compiles.Notice] = []
+    monkeypatch.setattr(compiles, "listeners", [told.append])
     t0 = time.perf_counter()
-    with announce.machine_lock("pairs") as got:
+    with compiles.machine_lock("pairs") as got:
         assert got and time.perf_counter() - t0 > 0.3  # waited for the holder to let go
     assert [n.phase for n in told] == ["wait"]
     holder.wait(10)
-    assert not announce.busy("pairs")
+    assert not compiles.busy("pairs")
 
 
 def _cli(cache: Path, *args: str) -> subprocess.CompletedProcess:
@@ -157,7 +157,7 @@ def _wait_for_record(cache: Path, what: str, timeout: float = 600) -> None:
 
 
 def compiles_busy(cache: Path, what: str) -> bool:
-    code = f"from canfield_solver import announce; print(announce.busy({what!r}))"
+    code = f"from canfield_solver import compiles; print(compiles.busy({what!r}))"
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(cache)),
                          capture_output=True, text=True, check=True)
     return out.stdout.strip() == "True"
@@ -181,8 +181,8 @@ def test_a_cold_first_solve_answers_before_the_compile_and_the_next_run_loads_it
 @needs_jit
 @pytest.mark.integration
 def test_processes_that_start_cold_together_compile_once(tmp_path):
-    code = ("from canfield_solver import announce\n"
-            "announce.listeners.append(lambda n: print(n.phase, flush=True))\n"
+    code = ("from canfield_solver import compiles\n"
+            "compiles.listeners.append(lambda n: print(n.phase, flush=True))\n"
             "from canfield_solver.solver import load_kernel\nload_kernel()\n")
     env = dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(tmp_path))
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]

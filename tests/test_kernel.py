@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from canfield_solver import Deal, Position, card_name, preset_names
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
-from canfield_solver.search.problem import LoneSearch
+from canfield_solver.search.arrays import LoneSearch
 
 from helpers import examples, needs_jit, random_position
 
@@ -184,7 +184,7 @@ def levels_along_search(rules_name, seed, chunks, nodes):
     """The problem and the level its search stands at after each of ``chunks`` runs of ``nodes`` nodes
     (a run that only asks for a bigger table does not count), until the search ends."""
     from canfield_solver import get_rules
-    from canfield_solver.search.problem import SearchTables, key_words
+    from canfield_solver.search.arrays import SearchTables, key_words
     rules = get_rules(rules_name)
     prob = LoneSearch(Position(Deal.from_seed(seed, rules)))
     tables = SearchTables(key_words(rules), 256 << 20, prob.cover_fields())

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_solver_agreement import ALL_RULES, reduced
 
 from canfield_solver import Deal, Position, get_rules
-from canfield_solver.engine.game import replay
+from canfield_solver.engine.position import replay
 from canfield_solver.errors import CanfieldError
 from canfield_solver.solver import Verdict, solve
 
@@ -161,7 +161,7 @@ def test_the_won_line_is_found_within_the_time_limit_or_the_verdict_is_unknown(m
 def test_a_start_without_a_short_key_refuses_the_layered_phase_alone_and_auto_keeps_depth_first(preset):
     from unittest import mock
 
-    import canfield_solver.search.problem as solver_module
+    import canfield_solver.search.arrays as solver_module
 
     with mock.patch.object(solver_module, "SHORT_KEYS", False):  # every key long, as a huge talon would make it
         with pytest.raises(CanfieldError, match="keeps short keys only"):

@@ -20,7 +20,7 @@ from test_layered import LAYER_SHAPES, SHORT_RULES
 from test_solver_agreement import reduced
 
 from canfield_solver import Deal
-from canfield_solver.engine.game import replay
+from canfield_solver.engine.position import replay
 from canfield_solver.search.layered import workers as closing
 from canfield_solver.search.layered.phase import Phase
 from canfield_solver.solver import Verdict, solve

@@ -21,7 +21,7 @@ from canfield_solver import Deal, Position
 from canfield_solver.engine.cards import card_name
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
-from canfield_solver.search.problem import LoneSearch, decode
+from canfield_solver.search.arrays import LoneSearch, decode
 
 FILE = Path(__file__).parent / "data" / "perft.json"
 PRESETS = ["canfield", "canfield-whole-pile", "pysolfc-canfield", "canfield-draw1", "storehouse", "rainbow",

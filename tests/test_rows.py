@@ -17,7 +17,7 @@ from canfield_solver import Deal, Position, get_rules
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search import rows as R
-from canfield_solver.search.problem import LoneSearch
+from canfield_solver.search.arrays import LoneSearch
 
 from helpers import needs_jit
 

@@ -58,7 +58,7 @@ def test_the_last_growth_takes_what_the_cap_allows():
     fourfold or twofold as before."""
     import numpy as np
 
-    from canfield_solver.search.problem import SearchTables
+    from canfield_solver.search.arrays import SearchTables
 
     for cap_mb, last in ((720, 38_731_776), (16, 720_896)):
         t = SearchTables(4, cap_mb << 20)
@@ -82,7 +82,7 @@ def test_a_larger_cap_keeps_the_base_caps_tables_then_doubles():
     within the cap: a deal that fits in 720 MiB gets the same tables (and nodes) under any cap."""
     import numpy as np
 
-    from canfield_solver.search.problem import FULL_LOAD, SearchTables
+    from canfield_solver.search.arrays import FULL_LOAD, SearchTables
 
     def steps(cap_mb):
         t = SearchTables(4, cap_mb << 20)
@@ -244,7 +244,7 @@ def test_sequences_wins_wherever_the_published_solver_wins():
 
 
 def test_depth_cap_gives_unknown_not_unsolvable(monkeypatch):
-    import canfield_solver.search.problem as S
+    import canfield_solver.search.arrays as S
     monkeypatch.setattr(S, "MAX_LEVELS", 8)
     r = solve(9)  # unsolvable with the full stack; a cut search must not claim it
     assert r.verdict is Verdict.UNKNOWN and r.limit == "depth"

@@ -138,7 +138,7 @@ def test_long_keys_alone_give_the_same_verdicts(preset, data, seed):
     """Reduced decks always fit the short table; with short keys switched off the long table does the work."""
     from unittest import mock
 
-    import canfield_solver.search.problem as solver_module
+    import canfield_solver.search.arrays as solver_module
     shape = data.draw(st.sampled_from(CUSTOM_SHAPES if preset in CUSTOM else SHAPES))
     with mock.patch.object(solver_module, "SHORT_KEYS", False):
         check_agreement(preset, shape, seed, 12_000)
@@ -152,7 +152,7 @@ def test_foundation_heights_in_short_keys_name_the_same_positions(preset, seed):
     (rainbow's any-suit columns take two bits a card and never fit a short key either way)."""
     from unittest import mock
 
-    import canfield_solver.search.problem as solver_module
+    import canfield_solver.search.arrays as solver_module
     on = solve(seed, preset, max_nodes=400_000)
     with mock.patch.object(solver_module, "FOUNDATION_KEYS", False):
         off = solve(seed, preset, max_nodes=400_000)
@@ -175,7 +175,7 @@ def check_covering(preset, seeds):
     children on a fair share of them (so the agreement is not vacuous) and never grows a proof of loss."""
     from unittest import mock
 
-    import canfield_solver.search.problem as solver_module
+    import canfield_solver.search.arrays as solver_module
 
     checked = fired = 0
     for seed in seeds:
@@ -228,7 +228,7 @@ def check_pool(name, seeds, workers=1):
     changes the search on a fair share of them, and never grows a proof of loss. (checked, lost, changed)"""
     from unittest import mock
 
-    import canfield_solver.search.problem as solver_module
+    import canfield_solver.search.arrays as solver_module
 
     checked = lost = changed = 0
     for seed in seeds:

@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # what type checkers and editors read; at run time each name 
     from .budget import Limit
     from .engine.cards import card_name, parse_card
     from .engine.deal import Deal
-    from .engine.game import Position, ReplayResult, replay
     from .engine.moves import Move, parse_move
+    from .engine.position import Position, ReplayResult, replay
     from .engine.rules import PRESETS, Rules, get_rules, preset_names
     from .errors import (
         CanfieldError,
@@ -48,9 +48,9 @@ _WHERE = {
     "card_name": ".engine.cards",
     "parse_card": ".engine.cards",
     "Deal": ".engine.deal",
-    "Position": ".engine.game",
-    "ReplayResult": ".engine.game",
-    "replay": ".engine.game",
+    "Position": ".engine.position",
+    "ReplayResult": ".engine.position",
+    "replay": ".engine.position",
     "Move": ".engine.moves",
     "parse_move": ".engine.moves",
     "PRESETS": ".engine.rules",

@@ -6,7 +6,7 @@ a 24-GiB machine idle. So when no cap is given, ``machine_cap(searches)`` gives 
 searches running at once (a study's workers; ``--jobs`` threads share one table, so they are one search)
 an equal part of ``SHARE`` of the memory free now, never less than the old fixed ``FLOOR_MB`` while the
 machine has that much. The table still grows only as a search needs it: through exactly the sizes it took
-under the old 720 MiB, then twofold (``search.problem.SearchTables``), so a deal that never needed 720 MiB takes
+under the old 720 MiB, then twofold (``search.arrays.SearchTables``), so a deal that never needed 720 MiB takes
 the same tables, nodes, memory and time under a larger cap.
 
 Processes started together (two test workers, two studies) must not each count the same free memory, so
@@ -27,7 +27,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import announce
+from . import compiles
 
 SHARE = 0.5       # of the memory free: the rest stays for the system, the page cache and other programs
 FLOOR_MB = 720    # the fixed default before: never less while the machine has it free
@@ -66,9 +66,9 @@ def free_mb() -> int | None:
 
 def claims_dir() -> Path:
     """Where the claims live: ``CANFIELD_MEMORY_CLAIMS`` (a folder of its own: tests), else beside the compile
-    locks (``announce.cache_dir``)."""
+    locks (``compiles.cache_dir``)."""
     own = os.environ.get(ENV_CLAIMS)
-    return Path(own) if own else announce.cache_dir() / "memory-claims"
+    return Path(own) if own else compiles.cache_dir() / "memory-claims"
 
 
 def _alive(pid: int) -> bool:

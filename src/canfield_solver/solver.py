@@ -16,10 +16,10 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import announce, memory
+from . import compiles, memory
 from .budget import Deadline, Limit, check_limits, takes_keyword
 from .engine.deal import Deal, as_deal
-from .engine.game import Position, replay
+from .engine.position import Position, replay
 from .engine.rules import Rules, get_rules
 from .errors import CanfieldError, SolverBugError
 
@@ -37,8 +37,8 @@ DEFAULT_MEMORY_MB = 720
 
 # Seconds a first compile of the kernel takes on the 2-core development machine (benchmarks/
 # bench_first_answer.py, 2026-12-02: load_kernel in a fresh cache, median of 3). The notices quote this
-# machine's own last compile once there is one (announce.estimate).
-COMPILE_SECONDS = announce.MEASURED["kernel"]
+# machine's own last compile once there is one (compiles.estimate).
+COMPILE_SECONDS = compiles.MEASURED["kernel"]
 
 # How solve() searches (its ``method``): the depth-first search, then the layered proof when the
 # depth-first table fills the memory cap; the depth-first search alone; the layered proof alone.
@@ -151,11 +151,11 @@ class SolveResult(Result):
 
 def kernel_ready() -> bool:
     """True when solve() can start at once: the kernel is loaded in this process or in Numba's cache
-    (``announce.compiled("kernel")``; without importing Numba where this process has not loaded it yet).
+    (``compiles.compiled("kernel")``; without importing Numba where this process has not loaded it yet).
 
     False means the next solve() compiles first (seconds: ``COMPILE_SECONDS`` on the development machine).
     """
-    return announce.compiled("kernel")
+    return compiles.compiled("kernel")
 
 
 def load_kernel() -> float:
@@ -330,8 +330,8 @@ def _then_layered(outcome: Outcome, start: Position, deadline: Deadline, max_nod
 
     full = f"the table is full ({max_memory_mb:,} MiB) after {outcome.nodes:,} nodes in {outcome.seconds:.1f} s"
     left = deadline.left()
-    expect, _source = announce.estimate("layered")
-    if left is not None and left < expect and not announce.compiled("layered"):
+    expect, _source = compiles.estimate("layered")
+    if left is not None and left < expect and not compiles.compiled("layered"):
         _event(progress, outcome.nodes, outcome.seconds,
                f"{full}; the layered proof that would go on needs its first compile (~{expect:.0f} s) and "
                f"{max(0.0, left):.0f} s of the limit are left: stopping here")

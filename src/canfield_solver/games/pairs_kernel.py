@@ -27,7 +27,7 @@ import functools
 
 import numpy as np
 
-from .. import announce
+from .. import compiles
 from ..budget import Limit, Step, drive
 from ..jit import njit
 from ..solver import Verdict
@@ -267,8 +267,8 @@ def run(ranks: np.ndarray, h: np.ndarray, lim, order: int, lost: LostTable,
 @functools.cache  # once a process
 def warm() -> None:
     """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process;
-    once a machine, told to ``announce.listeners`` when it compiles)."""
-    with announce.compiling("pairs"):
+    once a machine, told to ``compiles.listeners`` when it compiles)."""
+    with compiles.compiling("pairs"):
         _warm()
 
 
@@ -280,4 +280,4 @@ def _warm() -> None:
     rehash(lost.keys, np.zeros(2 * lost.keys.size, np.uint64))
 
 
-announce.entry_points("pairs", start, search, rehash)  # what warm() compiles: announce.compiled("pairs") asks about these
+compiles.entry_points("pairs", start, search, rehash)  # what warm() compiles: compiles.compiled("pairs") asks about these

@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass
 
 from ..engine.deal import Deal
-from ..engine.game import Position
+from ..engine.position import Position
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..engine.deal import Deal, as_deal
-from ..engine.game import move_list, replay
 from ..engine.moves import Move
+from ..engine.position import move_list, replay
 from ..solver import SolveResult, Verdict, decide
 from .transcript import LogReview, Step, review, steps
 

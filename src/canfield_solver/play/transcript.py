@@ -23,8 +23,8 @@ from typing import Sequence
 
 from ..engine.cards import RANKS, rank_of, suit_of
 from ..engine.deal import Deal
-from ..engine.game import Position, move_list
 from ..engine.moves import Move, parse_move
+from ..engine.position import Position, move_list
 from ..formats.movelog import looks_like_steps, parse_steps
 
 __all__ = ["Step", "LogReview", "pretty_card", "steps", "format_steps", "pass_headings", "parse_steps", "looks_like_steps", "review"]

@@ -8,15 +8,15 @@ function inlines, never loaded stale).
 - ``codec``: every packed format (keys, move codes, cover fields, parameters) defined once, read by the
   compiled code and by plain Python alike.
 - ``kernel``: the compiled kernel: move generation, keys, tables, the depth-first search.
-- ``problem``: the arrays of one search (deal, stack, tables) and the decoder of its move codes.
+- ``arrays``: the arrays of one search (deal, stack, tables) and the decoder of its move codes.
 - ``depth_first``: one thread's search; ``parallel``: several threads sharing one table.
 - ``layered``: the layered proof (positions closed one layer of progress at a time), a package of its own:
   sort and merge, the close kernel, the layer store, the workers, the won line, the driver.
 - ``rows``: positions back from short keys (every position the layered proof expands starts there).
 - ``quick`` and ``interpreted``: the first answer, searched by the kernel's text as plain Python while the
   kernel compiles in the background.
-- ``compile``: compiling the kernel or loading it from Numba's cache (``announce`` says whether it is compiled,
-  and announces the compile).
+- ``kernel_load``: compiling the kernel or loading it from Numba's cache (``compiles`` says whether it is
+  compiled, and announces the compile).
 - ``outcome``: what a driver hands back; ``solver`` makes the verdict from it.
 
 Importing this package (or ``outcome``) does not import Numba.

@@ -544,7 +544,7 @@ CK_STUCK_ROW = np.uint64(2)
 
 # The kernel's argument groups ---------------------------------------------------------------------------
 # Arrays that every call passes together, passed as one named tuple each (kernel._search and the functions
-# it calls; the layered close kernel takes the deal's). Made in Python (problem.py) and never allocated in
+# it calls; the layered close kernel takes the deal's). Made in Python (arrays.py) and never allocated in
 # compiled code. The fields keep the names the kernel's functions give them.
 
 

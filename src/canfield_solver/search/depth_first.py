@@ -8,11 +8,11 @@ from types import ModuleType
 from typing import Callable
 
 from ..budget import Limit, Step, drive
-from ..engine.game import Position
+from ..engine.position import Position
 from . import codec as C
 from . import kernel as K
+from .arrays import LoneSearch, SearchTables, decode, key_words, positions, result_stats
 from .outcome import Outcome
-from .problem import LoneSearch, SearchTables, decode, key_words, positions, result_stats
 
 CHUNK_NODES = 1 << 17  # nodes between two looks at the clock, the node limit and the progress callback
 

@@ -19,12 +19,12 @@ from typing import Callable
 
 import numpy as np
 
-from .. import announce, jit
+from .. import compiles, jit
 from ..engine.deal import Deal
-from ..engine.game import Position
+from ..engine.position import Position
 from ..engine.rules import get_rules
 from . import kernel as K
-from .problem import LoneSearch, SearchTables, key_words
+from .arrays import LoneSearch, SearchTables, key_words
 
 
 def _kernel_calls() -> list[tuple[Callable[..., object], tuple]]:
@@ -38,9 +38,9 @@ def _kernel_calls() -> list[tuple[Callable[..., object], tuple]]:
     ]
 
 
-# The kernel's entry points, which ``announce.compiled("kernel")`` asks Numba about. Registered here, not in
+# The kernel's entry points, which ``compiles.compiled("kernel")`` asks Numba about. Registered here, not in
 # kernel.py: ``interpreted`` runs kernel.py's text a second time as plain Python.
-announce.entry_points("kernel", K._init_codes, K._search, K._tt_rehash)
+compiles.entry_points("kernel", K._init_codes, K._search, K._tt_rehash)
 
 
 def _signature(args: tuple) -> tuple:
@@ -79,12 +79,12 @@ def _loaded() -> bool:
 def load_kernel() -> float:
     """Compile the kernel, or load it from Numba's cache; the seconds it took (0.0 once loaded).
 
-    Once a machine: under ``announce.compiling``'s lock, so a process that starts while another compiles
-    waits for it and then loads; a compile is told to ``announce.listeners`` and its time recorded.
+    Once a machine: under ``compiles.compiling``'s lock, so a process that starts while another compiles
+    waits for it and then loads; a compile is told to ``compiles.listeners`` and its time recorded.
     """
     if _loaded():
         return 0.0
-    with announce.compiling("kernel"):
+    with compiles.compiling("kernel"):
         return _compile_all()
 
 
@@ -93,7 +93,7 @@ def background() -> subprocess.Popen | None:
     under the machine's compile lock and finishes even if this process ends first. None when another
     process is compiling it already, when there is no disk cache to fill (``jit.DISK_CACHE``), or the
     process cannot be started."""
-    if announce.busy("kernel") or not jit.DISK_CACHE:  # without a disk cache its compile would help no one
+    if compiles.busy("kernel") or not jit.DISK_CACHE:  # without a disk cache its compile would help no one
         return None
     try:
         return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.kernel_load"],

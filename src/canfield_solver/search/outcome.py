@@ -27,7 +27,7 @@ class Outcome:
     best_score, best_path
         The most cards home in any position reached, and the kernel's path there.
     decode
-        Kernel paths to SPEC §4 moves (``problem.decode`` on this search's deal).
+        Kernel paths to SPEC §4 moves (``arrays.decode`` on this search's deal).
     """
 
     won: bool

@@ -31,10 +31,10 @@ from typing import Callable
 import numpy as np
 
 from ..budget import Limit, Step, drive
-from ..engine.game import Position
+from ..engine.position import Position
+from . import arrays as S
 from . import codec as C
 from . import kernel as K
-from . import problem as S
 from .outcome import Outcome
 
 ROUND_NODES = 1 << 17   # nodes each worker searches between two looks at the tables and the limits

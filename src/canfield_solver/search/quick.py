@@ -1,7 +1,7 @@
 """The first answer while the kernel compiles.
 
 On a machine whose Numba cache does not hold the kernel yet, ``solve`` would wait for the compile
-(``announce.MEASURED``: some 18 s on the development machine) before its first node. Instead it starts the
+(``compiles.MEASURED``: some 18 s on the development machine) before its first node. Instead it starts the
 compile in a process of its own (``python -m canfield_solver.search.kernel_load``, which fills the cache
 under the machine's compile lock and goes on if this process ends first, so the next run loads the
 kernel) and meanwhile searches with the same kernel interpreted (``interpreted``): the same nodes in the
@@ -18,9 +18,9 @@ from typing import Callable
 
 import numpy as np
 
-from .. import announce, jit
+from .. import compiles, jit
 from ..budget import Limit
-from ..engine.game import Position
+from ..engine.position import Position
 from . import depth_first, interpreted
 from . import kernel_load as kc
 from .outcome import Outcome
@@ -34,7 +34,7 @@ def wanted() -> bool:
     without a disk cache (``jit.DISK_CACHE``): no other process could compile it for this one."""
     from numba import config
 
-    return not config.DISABLE_JIT and jit.DISK_CACHE and not announce.compiled("kernel")
+    return not config.DISABLE_JIT and jit.DISK_CACHE and not compiles.compiled("kernel")
 
 
 def _start_compile() -> subprocess.Popen | None:
@@ -55,12 +55,12 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     decided, or ended by one of the caller's limits."""
     t0 = time.perf_counter()
     proc = _start_compile()
-    secs, source = announce.estimate("kernel")
-    announce.tell(announce.Notice("kernel", "background", secs, source))
+    secs, source = compiles.estimate("kernel")
+    compiles.tell(compiles.Notice("kernel", "background", secs, source))
     cap = QUICK_NODES if max_nodes is None else min(max_nodes, QUICK_NODES)
 
     def compile_done() -> bool:
-        return proc.poll() is not None if proc is not None else not announce.busy("kernel")
+        return proc.poll() is not None if proc is not None else not compiles.busy("kernel")
 
     def watch(nodes: int, seconds: float) -> None:
         if progress is not None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Iterable, Iterator
 
 from ..engine.deal import Deal
-from ..engine.game import replay
+from ..engine.position import replay
 from ..errors import CanfieldError
 from ..formats import numbered_deal
 from ..solver import Verdict, solve

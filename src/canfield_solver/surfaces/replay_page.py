@@ -25,8 +25,8 @@ from typing import Any, Sequence
 
 from ..engine.cards import RANKS, SUITS, suit_of
 from ..engine.deal import Deal
-from ..engine.game import Position, replay
 from ..engine.moves import parse_move
+from ..engine.position import Position, replay
 from ..errors import CanfieldError
 from ..files import write_atomically
 from ..play.hint import losing_move

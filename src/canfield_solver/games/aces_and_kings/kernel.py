@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ... import announce
+from ... import compiles
 from ...jit import njit
 from .. import codes
 from ..codes import A_PILE, K_PILE
@@ -467,8 +467,8 @@ def search(board, table, frames, meta, rng, budget):
 def warm() -> None:
     """Compile the kernel, or load it from Numba's cache, before a search's clock starts (once a process:
     a compile takes seconds, and a search's time limit should not pay for it; once a machine, told to
-    ``announce.listeners`` when it compiles)."""
-    with announce.compiling("aces-and-kings"):
+    ``compiles.listeners`` when it compiles)."""
+    with compiles.compiling("aces-and-kings"):
         _warm()
 
 
@@ -488,4 +488,4 @@ def _warm() -> None:
     rehash(t1, t2, np.zeros(32, np.uint64), np.zeros(32, np.uint64))
 
 
-announce.entry_points("aces-and-kings", init, search, rehash)  # what warm() compiles: announce.compiled("aces-and-kings") asks about these
+compiles.entry_points("aces-and-kings", init, search, rehash)  # what warm() compiles: compiles.compiled("aces-and-kings") asks about these

@@ -11,13 +11,13 @@ from typing import Callable, Generator
 
 import numpy as np
 
-from ... import announce
+from ... import compiles
 from ...budget import Deadline, Limit, Step, drive, interrupt_inside, takes_keyword
-from ...engine.game import Position
+from ...engine.position import Position
 from ...errors import CanfieldError, SolverBugError
 from .. import codec as C
+from ..arrays import decode
 from ..outcome import Outcome
-from ..problem import decode
 from .close import (
     BUDGET,
     C_BEST,
@@ -236,14 +236,14 @@ def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: f
 
 
 ENTRY_POINTS = (close_entries, sorted_run, kway, cuts, index, find, level_of)  # what warm_up compiles
-announce.entry_points("layered", *ENTRY_POINTS)
+compiles.entry_points("layered", *ENTRY_POINTS)
 
 
 @functools.cache  # once a process
 def warm_up() -> None:
     """Compile (or load from Numba's cache) the layered phase's functions, on a throwaway deal: once a
-    machine, told to ``announce.listeners`` when it compiles."""
-    with announce.compiling("layered"):
+    machine, told to ``compiles.listeners`` when it compiles."""
+    with compiles.compiling("layered"):
         _warm_up()
 
 

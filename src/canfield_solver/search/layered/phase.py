@@ -7,11 +7,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ...engine.game import Position
+from ...engine.position import Position
 from ...errors import SolverBugError
 from .. import codec as C
 from .. import kernel as K
-from ..problem import LoneSearch, move_width
+from ..arrays import LoneSearch, move_width
 from .close import C_BEST, CloseBuffers, Counters, Layer, PhaseShape, close_entries
 from .slot import Slot
 from .sort import cuts, kway, sorted_run

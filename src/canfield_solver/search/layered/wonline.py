@@ -11,7 +11,7 @@ import numpy as np
 
 from ...errors import SolverBugError
 from .. import codec as C
-from ..problem import decode
+from ..arrays import decode
 from .close import BUDGET, FOUND, WON, index, level_of
 from .phase import Phase
 from .slot import Slot

@@ -19,7 +19,7 @@ from typing import Any, Callable, Sequence, TypeVar
 
 import click
 
-from ... import announce
+from ... import compiles
 from ...engine.deal import Deal, check_seed
 from ...engine.rules import PRESETS, Rules, get_rules
 from ...errors import CanfieldError
@@ -78,7 +78,7 @@ class _Group(click.Group):
     # The modules of this package that define commands, and their commands: a module is imported when one of
     # its commands runs (``--help`` lists them all), so that ``canfield solve`` does not import the studies'
     # or the play server's machinery (tests/test_cli.py checks this table against the modules).
-    LAZY = {"game": ("deal", "check", "hint", "solve", "analyze", "show", "rules"),
+    LAZY = {"one_deal": ("deal", "check", "hint", "solve", "analyze", "show", "rules"),
             "studies": ("winrate", "export", "stored", "pick", "verify"),
             "play": ("play",)}
 
@@ -99,11 +99,11 @@ class _Group(click.Group):
         on_main = threading.current_thread() is threading.main_thread()
         before = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
         notices = CompileNotices()
-        announce.listeners.append(notices)
+        compiles.listeners.append(notices)
         try:
             self._main(args, prog_name, complete_var, **extra)
         finally:
-            announce.listeners.remove(notices)
+            compiles.listeners.remove(notices)
             notices.close()
             if on_main and before is not None:
                 signal.signal(signal.SIGTERM, before)
@@ -330,14 +330,14 @@ LIVE: list[Any] = []
 
 
 class CompileNotices:
-    """``announce.Notice``s as lines on stderr (stdout stays clean); on a terminal, while a compile runs in
+    """``compiles.Notice``s as lines on stderr (stdout stays clean); on a terminal, while a compile runs in
     this process, a line that counts its seconds."""
 
     def __init__(self) -> None:
         self._done: threading.Event | None = None
         self._thread: threading.Thread | None = None
 
-    def __call__(self, n: announce.Notice) -> None:
+    def __call__(self, n: compiles.Notice) -> None:
         for line in LIVE:  # a progress line being drawn: the notice goes on a line of its own
             line.clear()
         if n.phase == "start":
@@ -390,7 +390,7 @@ def workers_compile_notice() -> None:
     """For commands whose searches run in worker processes: say so when they must compile first (the first
     worker compiles, under the machine's compile lock; the others wait for it and load)."""
     if not kernel_ready():
-        secs, source = announce.estimate("kernel")
+        secs, source = compiles.estimate("kernel")
         click.echo(f"compiling the search kernel in a worker process, the first run of this install only "
                    f"({_about(secs, source)})...", err=True)
 

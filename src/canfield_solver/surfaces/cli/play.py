@@ -14,7 +14,7 @@ import click
 from ... import startup
 from ...errors import install_hint
 from .common import SECONDS, UserError, Whole, cli, deal_source_options, load_deal
-from .games import game_option, refuse_canfield_only
+from .other_games import game_option, refuse_canfield_only
 
 
 def _loopback(host: str) -> bool:

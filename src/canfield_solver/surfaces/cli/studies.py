@@ -38,7 +38,7 @@ from .common import (
     rules_option_no_deal,
     workers_compile_notice,
 )
-from .games import game_option, refuse_canfield_only
+from .other_games import game_option, refuse_canfield_only
 
 
 def eta_seconds(done: int, total: int, searched: int, elapsed: float) -> float | None:

@@ -60,7 +60,7 @@ class Cancelled(Exception):
 
 def _canfield_search(job: Job, max_memory_mb: int, progress: Callable[[int, float], None]) -> Search:
     from ...engine.deal import Deal
-    from ...engine.game import replay
+    from ...engine.position import replay
     from ...solver import decide
 
     deal = Deal.from_dict(job["deal"])

@@ -1,7 +1,7 @@
 """One game in progress, as the play server holds it: the deal, the moves played, undo and redo, the
 position drawn as the replay page draws it, and what the meter knows about each position on the way.
 
-No web and no solver here: ``CanfieldGame`` is plain Python over the reference engine (``engine.game``), so
+No web and no solver here: ``CanfieldGame`` is plain Python over the reference engine (``engine.position``), so
 the API's rules are the engine's (an illegal move is refused with the engine's reason), and the meter's
 searches run elsewhere (``meter``) on what ``CanfieldGame.job`` hands them.
 """
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from ...engine.deal import Deal
-from ...engine.game import Position
 from ...engine.moves import Move, parse_move
+from ...engine.position import Position
 from ...errors import CanfieldError
 from ..replay_page import frames, position_frame
 

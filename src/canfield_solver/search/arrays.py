@@ -13,7 +13,7 @@ from types import ModuleType
 
 import numpy as np
 
-from ..engine.game import Position
+from ..engine.position import Position
 from ..engine.rules import Rules
 from ..errors import SolverBugError
 from . import codec as C

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ...engine.deal import Deal
-from ...engine.game import Position, render, replay
+from ...engine.position import Position, render, replay
 from ...engine.rules import PRESETS
 from ...formats import read_moves, to_solvitaire
 from ...games import DESCRIPTIONS
@@ -37,7 +37,7 @@ from .common import (
     where,
     why_stopped,
 )
-from .games import (
+from .other_games import (
     game_analyze,
     game_check,
     game_deal,
