@@ -2,6 +2,7 @@ import json
 import re
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -233,3 +234,18 @@ def test_the_advice_on_unknown_says_when_a_preset_is_mostly_undecided():
     assert hard.exit_code == 3 and "note: under rainbow most deals stay undecided: 87% of 1,000" in hard.output
     strict = invoke("solve", "35", "--max-nodes", "20000")
     assert strict.exit_code == 3 and "to go further" in strict.output and "most deals stay undecided" not in strict.output
+
+
+def test_inf_seconds_is_no_limit_from_the_parsing_on():
+    """Issue 62 item 3: ``--max-seconds inf`` is None (the API's "no limit") as soon as it is parsed, so no
+    command converts it again; a time that must end (the meter's) refuses it."""
+    from canfield_solver.surfaces.cli.common import FINITE_SECONDS, SECONDS, go_further
+
+    assert SECONDS.convert("inf", None, None) is None and SECONDS.convert("2.5", None, None) == 2.5
+    with pytest.raises(click.BadParameter, match="finite"):
+        FINITE_SECONDS.convert("inf", None, None)
+    # memory filled with no time limit: the advice raises the memory and adds no time limit
+    advice = go_further("memory", None, None, 16, None, ["solve", "6", "--max-seconds", "inf", "--max-memory", "16"])
+    assert advice is not None and "--max-memory 64" in advice and "--max-seconds inf" in advice
+    res = invoke("play", "--meter-seconds", "inf", "--no-browser")
+    assert res.exit_code == 2 and "finite number of seconds" in res.output

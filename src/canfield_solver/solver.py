@@ -359,7 +359,7 @@ def decide(position: "Position | Deal | int", **limits: Any) -> SolveResult:
     return solve(position, **limits)
 
 
-def further_limits(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int,
+def further_limits(limit: str | None, max_seconds: float | None, max_nodes: int | None, max_memory_mb: int,
                    workers: int | None) -> dict[str, int | float] | None:
     """The limits to run an ``unknown`` search again with; None when no limit stopped it or the one that did
     cannot go up.
@@ -379,8 +379,9 @@ def further_limits(limit: str | None, max_seconds: float, max_nodes: int | None,
         if more_mb <= max_memory_mb:
             return None
         more["max_memory_mb"] = more_mb
-        more["max_seconds"] = max_seconds * 4
-    elif limit == "seconds":
+        if max_seconds is not None:
+            more["max_seconds"] = max_seconds * 4
+    elif limit == "seconds" and max_seconds is not None:
         more["max_seconds"] = max_seconds * 4
     else:
         return None

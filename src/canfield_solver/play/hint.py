@@ -109,7 +109,7 @@ def _steps_played(deal: Deal, played: "list[str | Move]") -> int:
     return len(steps(deal, played))
 
 
-def losing_move(deal: Deal, moves: Sequence[str], max_seconds: float) -> tuple[int | None, str]:
+def losing_move(deal: Deal, moves: Sequence[str], max_seconds: float | None) -> tuple[int | None, str]:
     """The 1-based move after which a game can no longer be won (None if never, or if the solver cannot tell),
     and why, in words: a bisection over the moves played, each position decided (``show`` and ``hint``)."""
 

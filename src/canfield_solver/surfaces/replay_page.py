@@ -156,7 +156,7 @@ def _label(deal: Deal) -> str:
 
 
 def show(obj: Any, moves: Sequence[str] | None = None, *, rules: Any = None, deal: Deal | None = None,
-         max_seconds: float = 30.0) -> ReplayPage:
+         max_seconds: float | None = 30.0) -> ReplayPage:
     """A replay page for a deal, a seed, or a ``SolveResult``; with ``moves``, for a player's own game.
 
     A won deal shows its winning line; a lost one the best line the search

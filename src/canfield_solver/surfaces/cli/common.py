@@ -48,18 +48,30 @@ class Whole(click.IntRange):
 
 
 class _Seconds(click.FloatRange):
-    """A positive time limit in seconds; ``inf`` means none, ``nan`` is refused."""
+    """A positive time limit in seconds; ``inf`` means none and becomes None, the API's "no limit", here at the
+    parsing (``finite``: refused instead); ``nan`` is refused."""
 
     name = "seconds"
 
+    def __init__(self, finite: bool = False):
+        super().__init__(min=0, min_open=True)
+        self.finite = finite
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value is None:
+            return None
         v = super().convert(value, param, ctx)
         if v != v:
             self.fail("must be a number of seconds, not nan", param, ctx)
+        if v == float("inf"):
+            if self.finite:
+                self.fail("must be a finite number of seconds", param, ctx)
+            return None
         return v
 
 
-SECONDS = _Seconds(min=0, min_open=True)
+SECONDS = _Seconds()  # a limit: inf is None, no limit
+FINITE_SECONDS = _Seconds(finite=True)  # a time that must end (the play server's meter)
 
 
 class Terminated(KeyboardInterrupt):
@@ -431,7 +443,7 @@ def next_command(argv: list[str], options: dict[str, str]) -> str:
     return shlex.join(["canfield", *out])
 
 
-def go_further(limit: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int | None,
+def go_further(limit: str | None, max_seconds: float | None, max_nodes: int | None, max_memory_mb: int | None,
                workers: int | None, argv: list[str] | None = None) -> str | None:
     """``solver.further_limits`` as the whole command to run next (``argv``, by default the command being
     run, ``INVOKED``, with the limits raised); after Ctrl-C the same command; None when there is nothing to

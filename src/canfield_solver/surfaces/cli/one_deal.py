@@ -153,7 +153,7 @@ def check(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_na
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_option
 def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
-         max_seconds: float, max_nodes: int | None, max_memory_mb: int | None, as_json: bool, game: str) -> int:
+         max_seconds: float | None, max_nodes: int | None, max_memory_mb: int | None, as_json: bool, game: str) -> int:
     """Mid-game: can the game after MOVES still be won, and what to play next.
 
     DEAL is a deal JSON file or a seed number (or give --pysolfc N); MOVES the moves played so far
@@ -199,7 +199,7 @@ def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_nam
     if played and h.verdict is Verdict.UNSOLVABLE:  # which move threw the game away, as show marks it
         from ...play.hint import losing_move
 
-        turning, why = losing_move(d, played, max_seconds if max_seconds != float("inf") else 60.0)
+        turning, why = losing_move(d, played, max_seconds if max_seconds is not None else 60.0)
         click.echo(f"the game was lost at move {turning} ({played[turning - 1]}): {why}" if turning else why)
     for line in h.log.lines():
         click.echo(line)
@@ -224,7 +224,7 @@ def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_nam
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_option
 def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None, rules_file: str | None,
-          played_file: str | None, max_seconds: float, max_nodes: int | None, max_memory_mb: int | None, workers: int,
+          played_file: str | None, max_seconds: float | None, max_nodes: int | None, max_memory_mb: int | None, workers: int,
           method: str, show_moves: bool, as_json: bool, game: str) -> int:
     """Decide a deal: solved (exit 0), unsolvable (1), unknown (3); bad input exits 2."""
     if game != "canfield":
@@ -366,7 +366,7 @@ def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
 @game_option
 def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
             rules_file: str | None,
-            max_seconds: float, probe_nodes: int, playouts: int, playout_seed: int, show_moves: bool,
+            max_seconds: float | None, probe_nodes: int, playouts: int, playout_seed: int, show_moves: bool,
             as_json: bool, game: str) -> int:
     """How hard a deal is: search effort, solution, critical positions, greedy and random players, rating.
 
@@ -413,7 +413,7 @@ def _page_name(d: Deal) -> str:
               help="Time limit of the search (and of each probe for a player's game).")
 @game_option
 def show(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_name: str | None,
-         rules_file: str | None, moves_file: str | None, out: str | None, max_seconds: float, game: str) -> int:
+         rules_file: str | None, moves_file: str | None, out: str | None, max_seconds: float | None, game: str) -> int:
     """Write a self-contained HTML page to step through the winning line, the best line, or your game."""
     moves = read_moves(moves_file) if moves_file else None
     if game != "canfield":

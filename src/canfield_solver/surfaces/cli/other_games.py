@@ -74,7 +74,7 @@ def game_steps(m: Any, p: Any, moves: Sequence[str]) -> str:
 def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes: int | None,
                max_memory_mb: int | None, show_moves: bool, as_json: bool) -> int:
     m, p = _start(game, seed)
-    r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
+    r = m.solve(p, max_nodes=max_nodes, max_seconds=max_seconds,
                 max_memory_mb=max_memory_mb, seed=seed)
     if as_json:
         out = r.to_dict()
@@ -119,7 +119,7 @@ def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_n
         p = replay(m.play, p, played)
     except GameError as e:
         raise UserError(str(e)) from None
-    r = m.solve(p, max_nodes=max_nodes, max_seconds=None if max_seconds == float("inf") else max_seconds,
+    r = m.solve(p, max_nodes=max_nodes, max_seconds=max_seconds,
                 max_memory_mb=max_memory_mb, seed=seed)
     after = f"after {len(played)} move{'' if len(played) == 1 else 's'}"
     if as_json:
@@ -162,24 +162,24 @@ def game_check(game: str, args: tuple[str, ...], as_json: bool) -> int:
     return 0 if error is None else 1
 
 
-def game_show(game: str, seed: int | None, moves: list[str] | None, max_seconds: float) -> Any:
+def game_show(game: str, seed: int | None, moves: list[str] | None, max_seconds: float | None) -> Any:
     """The replay page of a game (``surfaces.game_page.show_game``); an illegal move is one line."""
     from ..game_page import show_game
 
     if seed is None:
         raise UserError(f"{game}: give --seed N (deal files are for Canfield)")
     try:
-        return show_game(game, seed, moves, max_seconds=30.0 if max_seconds == float("inf") else max_seconds)
+        return show_game(game, seed, moves, max_seconds=30.0 if max_seconds is None else max_seconds)
     except GameError as e:
         raise UserError(str(e)) from None
 
 
-def game_analyze(game: str, seed: int | None, max_seconds: float, probe_nodes: int, as_json: bool) -> int:
+def game_analyze(game: str, seed: int | None, max_seconds: float | None, probe_nodes: int, as_json: bool) -> int:
     from ...games import analyze_game
 
     if seed is None:
         raise UserError(f"{game}: give --seed N (deal files are for Canfield)")
-    a = analyze_game(game, seed, max_seconds=None if max_seconds == float("inf") else max_seconds,
+    a = analyze_game(game, seed, max_seconds=max_seconds,
                      probe_nodes=probe_nodes)
     if as_json:
         click.echo(json.dumps(a))

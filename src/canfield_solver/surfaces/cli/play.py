@@ -13,7 +13,7 @@ import click
 
 from ... import startup
 from ...errors import install_hint
-from .common import SECONDS, UserError, Whole, cli, deal_source_options, load_deal
+from .common import FINITE_SECONDS, UserError, Whole, cli, deal_source_options, load_deal
 from .other_games import game_option, refuse_canfield_only
 
 
@@ -58,7 +58,7 @@ def _game_initial(game: str, seed: int) -> tuple[dict, str, str]:
 @click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
               help="Port to serve on (0: any free port).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
-@click.option("--meter-seconds", type=SECONDS, default=10.0, show_default=True,
+@click.option("--meter-seconds", type=FINITE_SECONDS, default=10.0, show_default=True,
               help="Time limit of each search of the meter; past it the meter says 'not yet known'.")
 @click.option("--workers", type=Whole(min=1), default=None,
               help="Worker processes for the meter's searches (default: the cores but one, at least one).")

@@ -147,8 +147,8 @@ class _StudyProgress:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @game_option
 def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pysolfc: str | None, jobs: int | None,
-            max_seconds: float, max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
-            scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float,
+            max_seconds: float | None, max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
+            scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float | None,
             followup_nodes: int | None, followup_memory_mb: int | None, followup_seed: int, summary: bool,
             parquet_in: str | None, as_json: bool, quiet: bool, game: str, target: float | None = None,
             plan_only: bool = False, pilot: int = 1000) -> int:
@@ -190,6 +190,8 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
             raise UserError("--target studies Canfield rules over SPEC seeds from 0")
         if not (db or parquet_dir):
             raise UserError("--target needs --db FILE or --parquet-dir DIR: it plans from what is stored")
+        if max_seconds is None or followup_seconds is None:
+            raise UserError("--target plans the cost of its passes: give finite --max-seconds and --followup-seconds")
         return _to_target(r, target, plan_only, db, parquet_dir, max_seconds, followup_seconds, max_memory_mb,
                           jobs, scheduler, followup_seed, pilot, as_json, quiet)
     return _study(r, kept, seeds, numbering, jobs=jobs, max_seconds=max_seconds, max_nodes=max_nodes,
@@ -198,9 +200,9 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
                   followup_memory_mb=followup_memory_mb, followup_seed=followup_seed, as_json=as_json, quiet=quiet)
 
 
-def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, numbering: str, *, jobs: int | None, max_seconds: float,
+def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, numbering: str, *, jobs: int | None, max_seconds: float | None,
            max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
-           scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float,
+           scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float | None,
            followup_nodes: int | None, followup_memory_mb: int | None, followup_seed: int, as_json: bool,
            quiet: bool) -> int:
     """``winrate``'s study: the first pass over ``seeds`` (resumed from the store), the follow-up if asked,
@@ -251,7 +253,7 @@ def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, number
         click.echo(json.dumps(wr.to_dict()))
     else:
         click.echo(str(wr))
-        limits = f"{max_seconds:g} s" + (f" and {max_nodes:,} nodes" if max_nodes else "")
+        limits = ("no time limit" if max_seconds is None else f"{max_seconds:g} s") + (f" and {max_nodes:,} nodes" if max_nodes else "")
         click.echo(f"{wr.searched} deals searched, {wr.reused} taken from the store, {wr.wall_seconds:.1f} s wall, "
                    f"limit per deal {limits}")
         if wr.two_phase is not None:
@@ -354,7 +356,7 @@ def _to_target(r: Rules, target: float, plan_only: bool, db: str | None, parquet
     return 0
 
 
-def _count_done(db: str | None, parquet_dir: str | None, kept: "Rules | GameKey", max_seconds: float,
+def _count_done(db: str | None, parquet_dir: str | None, kept: "Rules | GameKey", max_seconds: float | None,
                 seeds: SeedSet, max_nodes: int | None) -> int:
     """The first pass's deals done in the store at ``db`` or ``parquet_dir`` (read anew: after a close)."""
     from ...studies.stores import open_stored
@@ -480,7 +482,7 @@ class _PickProgress:
               help="Pack format for --out: JSON lines (loadable into a game) or a short CSV table.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {seed, rating, ...}.")
 def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count: int, start: int | None,
-         pysolfc: int | None, max_candidates: int | None, jobs: int | None, max_seconds: float, db: str | None,
+         pysolfc: int | None, max_candidates: int | None, jobs: int | None, max_seconds: float | None, db: str | None,
          out: str | None, fmt: str, as_json: bool) -> int:
     """Print winnable seeds of a given difficulty rating, one per line (and write them as a pack with --out)."""
     startup.settle()  # long work ahead: the collector runs as usual (startup.py)
