@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
@@ -87,12 +87,21 @@ def deal(seed: int | None, seed_opt: int | None, pysolfc: str | None, rules_name
     return None
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _deal_and_moves(f: F) -> F:
+    """``check``'s and ``hint``'s [DEAL] MOVES (or ``--seed N`` and MOVES, or ``--pysolfc N``) and the rules."""
+    for deco in reversed((click.argument("args", nargs=-1, metavar="[DEAL] MOVES"),
+                          click.option("--seed", "-s", "seed", type=Whole(0, 2**64 - 1), default=None,
+                                       help="Deal number (SPEC §2): then MOVES is the only argument."),
+                          pysolfc_option, rules_option)):
+        f = deco(f)
+    return f
+
+
 @cli.command()
-@click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
-@click.option("--seed", "-s", "seed", type=Whole(0, 2**64 - 1), default=None,
-              help="Deal number (SPEC §2): then MOVES is the only argument.")
-@pysolfc_option
-@rules_option
+@_deal_and_moves
 @click.option("--moves", "show_moves", is_flag=True, help="Print the legal moves as numbered steps naming each card.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @game_option
@@ -144,11 +153,7 @@ def check(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_na
 
 
 @cli.command()
-@click.argument("args", nargs=-1, metavar="[DEAL] MOVES")
-@click.option("--seed", "-s", "seed", type=Whole(0, 2**64 - 1), default=None,
-              help="Deal number (SPEC §2): then MOVES is the only argument.")
-@pysolfc_option
-@rules_option
+@_deal_and_moves
 @search_limit_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_option
