@@ -5,7 +5,6 @@ solve`` need not pay."""
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 
 @functools.cache
@@ -19,7 +18,7 @@ def version() -> str:
         return "0+unknown"
 
 
-def __getattr__(name: str) -> Any:  # ``from ._version import __version__`` still works
+def __getattr__(name: str) -> str:  # ``from ._version import __version__`` still works
     if name == "__version__":
         return version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

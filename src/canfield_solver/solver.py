@@ -168,7 +168,7 @@ def load_kernel() -> float:
 # --- solve -----------------------------------------------------------------------------------------
 
 
-def _coerce(deal_or_position: Any, rules: "str | Rules | None") -> tuple[Position, int | None]:
+def _coerce(deal_or_position: object, rules: "str | Rules | None") -> tuple[Position, int | None]:
     if isinstance(deal_or_position, bool):
         raise CanfieldError("solve() takes a Deal, a Position or a seed number")
     if isinstance(deal_or_position, int):

@@ -196,7 +196,7 @@ def _check_line(text: str) -> str | None:
     return None
 
 
-def verify_pack(lines: Iterable[str]) -> Iterator[tuple[int, Any, str | None]]:
+def verify_pack(lines: Iterable[str]) -> Iterator[tuple[int, object, str | None]]:
     """(line number, number, None or the reason it fails) for every non-blank line of a pack."""
     for i, text in enumerate(lines, 1):
         if not text.strip():

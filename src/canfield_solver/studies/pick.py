@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator
 
 from ..engine.rules import Rules, get_rules
 from ..solver import Verdict
+from .stores import StoreOrPath
 from .stores.sqlite import StoredResult
 from .study import run_study, stored_rules
 
@@ -35,7 +36,7 @@ class Picker:
 
     def __init__(self, rules: "str | Rules", *, difficulty: str = "any", count: int = 10, first: int = 0,
                  numbering: str = "spec", max_candidates: int | None = None, jobs: int | None = None,
-                 max_seconds: float | None = 10.0, store: Any = None):
+                 max_seconds: float | None = 10.0, store: StoreOrPath = None):
         self.rules = get_rules(rules)
         stored_rules(self.rules, numbering)  # refuses rules PySolFC does not deal before any work
         self.want = difficulty.replace("-", " ")

@@ -273,7 +273,7 @@ def run_followup(
         if not part:
             break
 
-        def tell(n: int, total: int, counts: dict[str, Any], elapsed: float, _at: int = i) -> None:
+        def tell(n: int, total: int, counts: dict[str, int], elapsed: float, _at: int = i) -> None:
             if progress is not None:
                 whole = {k: before.get(k, 0) + counts.get(k, 0) for k in set(before) | set(counts)}
                 progress(_at + n, len(chosen), whole, time.perf_counter() - t0)

@@ -21,12 +21,13 @@ import html
 import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Sequence
+from typing import Sequence
 
 from ..engine.cards import RANKS, SUITS, suit_of
 from ..engine.deal import Deal
 from ..engine.moves import parse_move
 from ..engine.position import Position, replay
+from ..engine.rules import Rules
 from ..errors import CanfieldError
 from ..files import write_atomically
 from ..play.hint import losing_move
@@ -155,7 +156,7 @@ def _label(deal: Deal) -> str:
     return f"Seed {deal.seed}" if deal.seed is not None else "Deal"
 
 
-def show(obj: Any, moves: Sequence[str] | None = None, *, rules: Any = None, deal: Deal | None = None,
+def show(obj: "Deal | SolveResult | int", moves: Sequence[str] | None = None, *, rules: "str | Rules | None" = None, deal: Deal | None = None,
          max_seconds: float | None = 30.0) -> ReplayPage:
     """A replay page for a deal, a seed, or a ``SolveResult``; with ``moves``, for a player's own game.
 

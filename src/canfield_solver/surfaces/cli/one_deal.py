@@ -50,6 +50,7 @@ from .other_games import (
 
 if TYPE_CHECKING:  # the analysis, hint and replay page are imported by their commands: solve needs none of them
     from ...play.difficulty import Analysis
+    from ..replay_page import ReplayPage
 
 
 @cli.command()
@@ -433,7 +434,7 @@ def show(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_nam
     return _write_page(pg, out or _page_name(d))
 
 
-def _write_page(pg: Any, out: str) -> int:
+def _write_page(pg: "ReplayPage", out: str) -> int:
     if out == "-":
         click.echo(pg.html, nl=False)
         return 0

@@ -7,7 +7,7 @@ alone (deal files, PySolFC numbers, rules presets, threads, the layered method) 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import click
 
@@ -17,6 +17,9 @@ from ...games.base import names, replay
 from ...play.transcript import pretty_card
 from ...solver import Verdict
 from .common import EXIT_CODES, UserError
+
+if TYPE_CHECKING:
+    from ..replay_page import ReplayPage
 
 __all__ = ["game_option", "game_deal", "game_solve", "game_check", "game_hint", "game_show", "game_analyze",
            "refuse_canfield_only"]
@@ -162,7 +165,7 @@ def game_check(game: str, args: tuple[str, ...], as_json: bool) -> int:
     return 0 if error is None else 1
 
 
-def game_show(game: str, seed: int | None, moves: list[str] | None, max_seconds: float | None) -> Any:
+def game_show(game: str, seed: int | None, moves: list[str] | None, max_seconds: float | None) -> "ReplayPage":
     """The replay page of a game (``surfaces.game_page.show_game``); an illegal move is one line."""
     from ..game_page import show_game
 

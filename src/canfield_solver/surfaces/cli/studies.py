@@ -80,7 +80,7 @@ class _StudyProgress:
         if done >= total:
             self.close()
 
-    def _counts(self, _item: Any) -> str:
+    def _counts(self, _item: object) -> str:
         c = self.counts
         rate = f" · {self.rate:,.1f} deals/s" if self.rate else ""
         if self.eta is not None:
