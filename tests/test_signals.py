@@ -291,3 +291,21 @@ def test_an_interrupted_analysis_stops_at_once():
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130 and "Traceback" not in err, err
     assert "random player" not in out and time.monotonic() - t0 < 10
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks on this platform")
+def test_a_ctrl_c_during_held_steps_comes_after_them():
+    """``processes.interrupts_held``: a pick goes into its pack, is printed and counted, or none of that
+    (a Ctrl-C between the pack and the count once made `pick` say it wrote one deal more than the pack held)."""
+    import time
+
+    from canfield_solver.processes import interrupts_held
+
+    done: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            done.append(1)  # the steps finish; the interrupt is raised as the block ends
+        done.append(2)  # never reached
+    assert done == [1]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterator
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["ignore_interrupts", "spawning_quietly", "stop_pool"]
+__all__ = ["ignore_interrupts", "interrupts_held", "spawning_quietly", "stop_pool"]
 
 _MASKABLE = hasattr(signal, "pthread_sigmask")
 
@@ -32,6 +32,21 @@ def spawning_quietly() -> Iterator[None]:
         yield
         return
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back in this thread meanwhile, so a few steps that must happen together (a pick
+    written to its pack and printed) all happen or none; a signal that came meanwhile is raised as soon as
+    the block ends."""
+    if not _MASKABLE:
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:

@@ -16,6 +16,7 @@ from ... import startup
 from ...engine.rules import Rules
 from ...errors import install_hint
 from ...games import GameKey
+from ...processes import interrupts_held
 from ...studies.packs import PackFile, pack_entry, verify_pack
 from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
@@ -505,12 +506,13 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
             workers_compile_notice()
 
         def emit(row: StoredResult) -> None:
-            picked.append(row)
-            if pack is not None:
-                pack.add(pack_entry(row, r, numbering))
-            if not as_json:
-                bar.clear()
-                click.echo(f"{row.seed}\t{row.rating}")  # each pick as it is known, in number order
+            with interrupts_held():  # a Ctrl-C waits until the pick is in the pack, printed and counted
+                if pack is not None:
+                    pack.add(pack_entry(row, r, numbering))
+                if not as_json:
+                    bar.clear()
+                    click.echo(f"{row.seed}\t{row.rating}")  # each pick as it is known, in number order
+                picked.append(row)
             bar.show(picker.looked, len(picked))
 
         picker.run(emit, progress=bar.show)
