@@ -12,7 +12,9 @@ and waits for what it leaves running, so the process can exit with nothing half 
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
@@ -40,17 +42,30 @@ def spawning_quietly() -> Iterator[None]:
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM held back in this thread meanwhile, so a few steps that must happen together (a pick
-    written to its pack and printed) all happen or none; a signal that came meanwhile is raised as soon as
-    the block ends."""
-    if not _MASKABLE:
+    """Ctrl-C and SIGTERM held back meanwhile, so a few steps that must happen together (a pick written to its
+    pack and printed) all happen or none; a signal that came meanwhile is handled as the block ends, by the
+    handler it would have met. Python runs signal handlers in the main thread only (a signal mask there would
+    not do: another thread can take the signal), so the handlers are swapped; elsewhere nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    came: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    old = {s: signal.getsignal(s) for s in held}
+    for s in held:
+        signal.signal(s, lambda signum, _frame: came.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for s in held:
+            signal.signal(s, old[s])
+        for sig in held:
+            if sig in came:
+                handler = old[sig]
+                if callable(handler):
+                    handler(sig, None)  # Ctrl-C's KeyboardInterrupt, the CLI's Terminated
+                elif handler == signal.SIG_DFL:
+                    os.kill(os.getpid(), sig)
 
 
 def ignore_interrupts() -> None:
