@@ -249,3 +249,16 @@ def test_inf_seconds_is_no_limit_from_the_parsing_on():
     assert advice is not None and "--max-memory 64" in advice and "--max-seconds inf" in advice
     res = invoke("play", "--meter-seconds", "inf", "--no-browser")
     assert res.exit_code == 2 and "finite number of seconds" in res.output
+
+
+def test_a_hint_cut_short_says_what_stopped_it_in_words(tmp_path):
+    """Issue 63's wording: "the interrupted limit stopped the search" read as if Ctrl-C were a limit; hint now
+    says it as solve does (``why_stopped``)."""
+    moves = tmp_path / "moves.txt"
+    moves.write_text("")
+    res = invoke("hint", "205", str(moves), "--max-nodes", "1000")
+    assert res.exit_code == 3 and "unknown — stopped by the nodes limit after" in res.output, res.output
+    assert "limit stopped the search" not in res.output
+    from canfield_solver.surfaces.cli.common import why_stopped
+
+    assert why_stopped("interrupted") == "interrupted (Ctrl-C)"

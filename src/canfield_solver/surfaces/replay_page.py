@@ -211,7 +211,8 @@ def show(obj: "Deal | SolveResult | int", moves: Sequence[str] | None = None, *,
         return page(deal, line, title=f"{who}: lost — best line, {result.best_score} of {full} cards home",
                     summary="The deal cannot be won.", notes=notes)
     return page(deal, line, title=f"{who}: undecided — best line so far",
-                summary=f"The search stopped at its {result.limit} limit after {result.nodes:,} positions "
+                summary=("The search was interrupted" if result.limit == "interrupted" else
+                         f"The search stopped at its {result.limit} limit") + f" after {result.nodes:,} positions "
                         f"without deciding the deal. This is the best line it had found so far: "
                         f"{result.best_score} of {full} cards home.")
 

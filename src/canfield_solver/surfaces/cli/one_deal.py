@@ -88,7 +88,7 @@ def deal(seed: int | None, seed_opt: int | None, pysolfc: str | None, rules_name
     return None
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def _deal_and_moves(f: F) -> F:
@@ -198,7 +198,7 @@ def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_nam
                    f"{res.seconds:.3f} s)")
     else:
         assert res is not None
-        click.echo(f"{after}: unknown — the {res.limit} limit stopped the search after {res.nodes:,} nodes")
+        click.echo(f"{after}: unknown — {why_stopped(res.limit)} after {res.nodes:,} nodes")
         further = go_further(res.limit, max_seconds, max_nodes, res.stats.get("memory_cap_mb", max_memory_mb), None)
         if further:
             click.echo(further)

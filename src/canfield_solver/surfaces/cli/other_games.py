@@ -16,7 +16,7 @@ from ...games import GameError, get_game
 from ...games.base import names, replay
 from ...play.transcript import pretty_card
 from ...solver import Verdict
-from .common import EXIT_CODES, UserError
+from .common import EXIT_CODES, UserError, why_stopped
 
 if TYPE_CHECKING:
     from ..replay_page import ReplayPage
@@ -139,7 +139,7 @@ def game_hint(game: str, args: tuple[str, ...], max_seconds: float | None, max_n
             f"no move sequence from here wins (exhaustive search: {r.nodes:,} nodes)"
         click.echo(f"{after}: lost — {why}")
     else:
-        stopped = "interrupted (Ctrl-C)" if r.limit == "interrupted" else f"the {r.limit} limit stopped the search"
+        stopped = why_stopped(r.limit)
         click.echo(f"{after}: unknown — {stopped} after {r.nodes:,} nodes")
     return EXIT_CODES[r.verdict]
 

@@ -148,7 +148,8 @@ def _reading(search: Search, job: Job, max_seconds: float, stale: Callable[[], b
         else:
             out["lost_between"] = [lo + 1, hi]
     else:
-        out.update(state="unknown", why=f"the search stopped at its {res.limit} limit")
+        out.update(state="unknown", why="the search was interrupted" if res.limit == "interrupted"
+                   else f"the search stopped at its {res.limit} limit")
     out["known"] = {str(k): v for k, v in known.items()}
     return out
 
