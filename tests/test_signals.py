@@ -91,7 +91,7 @@ def test_a_study_leaves_nothing_running_and_keeps_its_deals(tmp_path, sig):
         assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
         word = "terminated" if sig == signal.SIGTERM else "interrupted"
         assert f"canfield: {word}; " in err and "Traceback" not in err
-        kept = re.search(r"(\d+) deals finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
+        kept = re.search(r"(\d+) deals? finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
         assert kept, err
         assert int(kept.group(1)) == int(kept.group(2)) == store_rows(db) >= 4  # what it says it kept, it kept
     finally:
@@ -141,7 +141,7 @@ def test_an_interrupted_study_keeps_exactly_what_it_says(tmp_path, jobs, at):
     assert code == 130 and "Traceback" not in err and "leaked semaphore" not in err, err
     if at == "spawned":
         at = 0
-    kept = re.search(r"(\d+) deals finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
+    kept = re.search(r"(\d+) deals? finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
     if at is None and kept is None:  # stopped before the store was made: nothing was kept, nothing said
         assert err.strip().endswith("canfield: interrupted") and store_rows(db) == 0, err
         return
@@ -158,7 +158,7 @@ def test_an_interrupted_parquet_study_keeps_exactly_what_it_says(tmp_path):
     code, _out, err = _interrupt(["winrate", "--seeds", "0:2000", "--jobs", "2", "-q", "--max-seconds", "5",
                                   "--parquet-dir", str(ds)], lambda: ds.exists() and time.sleep(8) is None)
     assert code == 130 and "Traceback" not in err, err
-    kept = re.search(r"(\d+) deals finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
+    kept = re.search(r"(\d+) deals? finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
     assert kept, err
     rows = sum(pq.read_metadata(p).num_rows for p in parts())
     assert int(kept.group(1)) == int(kept.group(2)) == rows > 0

@@ -453,7 +453,7 @@ def test_ctrl_c_stops_a_study_cleanly_and_keeps_finished_deals(tmp_path):
         except ProcessLookupError:
             pass
     assert proc.returncode == 130, (err, finished_first, _count(db), signal.getsignal(signal.SIGINT))
-    said = re.search(r"interrupted; (\d+) deals finished in this run are saved in .* \((\d+) of 400 in all\)", err)
+    said = re.search(r"interrupted; (\d+) deals? finished in this run are saved in .* \((\d+) of 400 in all\)", err)
     assert said and "Traceback" not in err, err
     assert out == ""
     kept = _table(db)

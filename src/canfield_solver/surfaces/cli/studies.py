@@ -223,7 +223,7 @@ def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, number
         if store is not None:
             stored_before = store.count_done(kept, max_seconds, seeds.ranges(), max_nodes=max_nodes)
             if stored_before and not quiet:
-                click.echo(f"{saved_in}: {stored_before} of {len(seeds)} deals already done; resuming", err=True)
+                click.echo(f"{saved_in}: {stored_before:,} of {_n(len(seeds), 'deal')} already done; resuming", err=True)
         wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
                                progress=bar, max_nodes=max_nodes, max_memory_mb=max_memory_mb,
                                numbering=numbering, chunk=chunk)
@@ -241,7 +241,7 @@ def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, number
         if store is not None:  # counted from the store itself, after its last write (Parquet: its flush)
             store.close()
             now = _count_done(saved_in, parquet_dir, kept, max_seconds, seeds, max_nodes)
-            saved = (f"; {now - stored_before} deals finished in this run are saved in {saved_in} "
+            saved = (f"; {_n(now - stored_before, 'deal')} finished in this run are saved in {saved_in} "
                      f"({now} of {len(seeds)} in all): run the same command again to resume")
         terminated = isinstance(e, Terminated)
         click.echo(f"\ncanfield: {'terminated' if terminated else 'interrupted'}{saved}", err=True)
@@ -255,11 +255,11 @@ def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, number
     else:
         click.echo(str(wr))
         limits = ("no time limit" if max_seconds is None else f"{max_seconds:g} s") + (f" and {max_nodes:,} nodes" if max_nodes else "")
-        click.echo(f"{wr.searched} deals searched, {wr.reused} taken from the store, {wr.wall_seconds:.1f} s wall, "
+        click.echo(f"{_n(wr.searched, 'deal')} searched, {wr.reused:,} taken from the store, {wr.wall_seconds:.1f} s wall, "
                    f"limit per deal {limits}")
         if wr.two_phase is not None:
             tp = wr.two_phase
-            click.echo(f"follow-up: {tp.searched} deals searched, {tp.reused} taken from the store, "
+            click.echo(f"follow-up: {_n(tp.searched, 'deal')} searched, {tp.reused:,} taken from the store, "
                        f"{tp.wall_seconds:.1f} s wall")
     return 0
 
@@ -434,6 +434,11 @@ def stored(db: str | None, parquet_in: str | None, as_json: bool) -> int:
         click.echo(f"{len(held)} rules set{'s' if len(held) != 1 else ''} in {where}"
                    + ("; winrate --summary --rules NAME recounts one" if held else ""), err=True)
     return 0
+
+
+def _n(count: int, noun: str) -> str:
+    """``count`` and ``noun``, the noun plural unless there is one (``1 deal``, ``2 deals``)."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 class _PickProgress:
