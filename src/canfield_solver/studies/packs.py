@@ -19,21 +19,35 @@ import csv
 import json
 import os
 from dataclasses import dataclass
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Iterable, Iterator, TypedDict
 
 from ..engine.deal import Deal
 from ..engine.position import replay
+from ..engine.rules import Rules
 from ..errors import CanfieldError
 from ..formats import numbered_deal
 from ..solver import Verdict, solve
 from .stores.sqlite import StoredResult
 
-__all__ = ["pack_entry", "write_pack", "verify_pack", "PackFile", "PackProblem", "CSV_COLUMNS"]
+__all__ = ["PackEntry", "pack_entry", "write_pack", "verify_pack", "PackFile", "PackProblem", "CSV_COLUMNS"]
 
 CSV_COLUMNS = ("numbering", "number", "rules", "verdict", "rating", "solution_length", "redeals", "nodes")
 
 
-def pack_entry(row: StoredResult, rules: Any, numbering: str = "spec") -> dict[str, Any]:
+class PackEntry(TypedDict):
+    """One line of a deal pack (docs/formats.md): the deal, its number, and a winning line."""
+
+    numbering: str                  # "spec" or "pysolfc"
+    number: int                     # the deal's number in that numbering
+    rules: str                      # the rules preset's name
+    deal: dict[str, object]         # the SPEC deal JSON (without its number)
+    verdict: str                    # always "solved"
+    moves: list[str]                # a winning line, SPEC §4 moves
+    rating: str | None              # the difficulty rating, where the study rated it
+    metrics: dict[str, object]      # the difficulty metrics (empty where none)
+
+
+def pack_entry(row: StoredResult, rules: "str | Rules", numbering: str = "spec") -> PackEntry:
     """One pack line for a solved study row: the deal, its number, and a winning line.
 
     The winning line is found again by the same deterministic search (its node
@@ -60,7 +74,7 @@ def pack_entry(row: StoredResult, rules: Any, numbering: str = "spec") -> dict[s
     }
 
 
-def write_pack(entries: Iterable[dict[str, Any]], out: IO[str], fmt: str = "jsonl") -> int:
+def write_pack(entries: Iterable[PackEntry], out: IO[str], fmt: str = "jsonl") -> int:
     """Write pack entries as JSON lines or (``fmt="csv"``) a short table; the number written."""
     n = 0
     if fmt == "csv":
@@ -97,10 +111,10 @@ class PackFile:
         if fmt not in ("jsonl", "csv"):
             raise CanfieldError(f"pack format must be jsonl or csv, not {fmt!r}")
         self.path, self.fmt, self.part = path, fmt, f"{path}.part"
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[PackEntry] = []
         self._fh: IO[str] | None = open(self.part, "w", encoding="utf-8", newline="")  # noqa: SIM115
 
-    def add(self, entry: dict[str, Any]) -> None:
+    def add(self, entry: PackEntry) -> None:
         assert self._fh is not None, "the pack is closed"
         if self.fmt == "jsonl":
             write_pack([entry], self._fh)

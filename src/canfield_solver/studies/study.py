@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
@@ -105,7 +105,7 @@ class WinRate:
     def decided(self) -> int:
         return self.won + self.lost
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "rules": self.rules,
             "deals": self.deals,
@@ -598,7 +598,7 @@ def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]],
     more = True
     while more or retry:
         ex = ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"), initializer=_warm)
-        inflight: dict[Any, list[int]] = {}
+        inflight: dict[Future[list[StoredResult]], list[int]] = {}
         try:
             while True:
                 with spawning_quietly():             # submit spawns the workers it needs

@@ -180,7 +180,7 @@ class TwoPhase:
     def sampled(self) -> int:
         return self.sample_won + self.sample_lost + self.sample_unknown
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "rules": self.rules, "deals": self.deals,
             "first_pass": {"won": self.won, "lost": self.lost, "unknown": self.unknown,

@@ -18,7 +18,7 @@ import secrets
 import threading
 import time
 from importlib import resources
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import AsyncIterator, Awaitable, Callable, cast
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -95,10 +95,10 @@ class PlayServer:
     rate buckets, the meter (its worker processes, started and stopped by ``lifespan``) and the settings
     each request reads. ``app`` is the Starlette app over it; ``create_app`` builds both."""
 
-    def __init__(self, initial: dict[str, Any] | None = None, *, workers: int = 1, max_seconds: float = 10.0,
+    def __init__(self, initial: dict[str, object] | None = None, *, workers: int = 1, max_seconds: float = 10.0,
                  max_memory_mb: int = 256, meter: bool = True, game_rate: tuple[int, float] = GAME_RATE,
                  new_rate: tuple[int, float] = NEW_RATE) -> None:
-        self.initial: dict[str, Any] = dict(initial or {"seed": 0})     # or {"game": NAME, "seed": N}
+        self.initial: dict[str, object] = dict(initial or {"seed": 0})     # or {"game": NAME, "seed": N}
         self.workers, self.max_seconds, self.max_memory_mb = workers, max_seconds, max_memory_mb
         self.metered, self.game_rate, self.new_rate = meter, game_rate, new_rate
         self.games: dict[str, Tracked] = {}
@@ -110,7 +110,7 @@ class PlayServer:
 
     # --- what a request asks for, checked ---------------------------------------------------------
 
-    def game_of_spec(self, gid: str, spec: dict[str, Any]) -> Tracked:
+    def game_of_spec(self, gid: str, spec: dict[str, object]) -> Tracked:
         """The game a ``POST /api/games`` body asks for: Canfield's deal (``deal_of``), or one of the
         other games (``{"game": NAME, "seed": N}``)."""
         initial = self.initial
@@ -128,11 +128,11 @@ class PlayServer:
                              "numbers and rules are Canfield's)")
         seed = spec["seed"] if "seed" in spec else (initial.get("seed", 0) if initial.get("game") == game else 0)
         try:                                     # start_game checks the seed (one line, 422)
-            return start_game(gid, game, seed)
+            return start_game(gid, game, cast(int, seed))  # a JSON value: start_game's check_seed refuses a non-seed
         except CanfieldError as e:
             raise _Fail(422, str(e)) from None
 
-    def deal_of(self, spec: dict[str, Any]) -> tuple[Deal, str]:
+    def deal_of(self, spec: dict[str, object]) -> tuple[Deal, str]:
         """Canfield's deal a body asks for (one of seed, pysolfc and deal, with optional rules; none: the
         server's own) and its label."""
         allowed = {"seed", "pysolfc", "deal", "rules"}
@@ -153,7 +153,7 @@ class PlayServer:
         value = spec[kind]
         try:
             if kind == "seed":  # Deal.from_seed checks it (engine.deal.check_seed): a DealError, 422 below
-                return Deal.from_seed(value, rules or "canfield"), f"seed {value}"
+                return Deal.from_seed(cast(int, value), rules or "canfield"), f"seed {value}"  # checked there
             if kind == "pysolfc":
                 from ...formats import pysolfc_deal
 
@@ -171,7 +171,7 @@ class PlayServer:
             raise _Fail(422, str(e)) from None
 
     @staticmethod
-    async def body(request: Request) -> dict[str, Any]:
+    async def body(request: Request) -> dict[str, object]:
         """The request's JSON object (``{}`` for an empty body), at most ``MAX_BODY`` bytes."""
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
@@ -343,7 +343,7 @@ class PlayServer:
         return app
 
 
-def create_app(initial: dict[str, Any] | None = None, *, workers: int = 1, max_seconds: float = 10.0,
+def create_app(initial: dict[str, object] | None = None, *, workers: int = 1, max_seconds: float = 10.0,
                max_memory_mb: int = 256, meter: bool = True, game_rate: tuple[int, float] = GAME_RATE,
                new_rate: tuple[int, float] = NEW_RATE) -> Starlette:
     """The app (``PlayServer(...).app``). ``initial``: what ``POST /api/games`` with an empty body starts
