@@ -21,7 +21,7 @@ import multiprocessing as mp
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from ...processes import ignore_interrupts, spawning_quietly, stop_pool
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from multiprocessing.sharedctypes import SynchronizedArray
 
     from ...solver import Result
-    from .session import Job, Tracked
+    from .session import Job, Reading, Tracked
 
 # The search of the position after k of a job's moves within a number of seconds: its result, and whether
 # that position is stalled (no progress move can ever be reached).
@@ -76,7 +76,7 @@ def _canfield_search(job: Job, max_memory_mb: int, progress: Callable[[int, floa
     return search
 
 
-def measure(job: Job, slot: int | None, max_seconds: float, max_memory_mb: int) -> dict[str, Any]:
+def measure(job: Job, slot: int | None, max_seconds: float, max_memory_mb: int) -> Reading:
     """The meter's reading for ``job`` (``session.CanfieldGame.job`` or ``patience.PatienceGame.job``): run in a
     worker, or inline (``slot`` None, no cancelling). Returns ``{"state": "cancelled"}`` when a newer move
     stopped it. A Canfield search stops within milliseconds of the newer move; a search of one of the other
@@ -103,7 +103,7 @@ def measure(job: Job, slot: int | None, max_seconds: float, max_memory_mb: int) 
         return {"state": "cancelled"}
 
 
-def _reading(search: Search, job: Job, max_seconds: float, stale: Callable[[], bool]) -> dict[str, Any]:
+def _reading(search: Search, job: Job, max_seconds: float, stale: Callable[[], bool]) -> Reading:
     from ...solver import Verdict
 
     n = len(job["moves"])
@@ -119,7 +119,7 @@ def _reading(search: Search, job: Job, max_seconds: float, stale: Callable[[], b
 
     res, stalled = searched(n)
     known: dict[int, str] = {}
-    out: dict[str, Any] = {"nodes": res.nodes, "seconds": res.seconds, "limit": res.limit}
+    out: Reading = {"nodes": res.nodes, "seconds": res.seconds, "limit": res.limit}
     if res.verdict is Verdict.SOLVED:
         known[n] = "winnable"
         nxt = []
@@ -127,10 +127,10 @@ def _reading(search: Search, job: Job, max_seconds: float, stale: Callable[[], b
             nxt.append(m)
             if m not in ("draw", "redeal"):
                 break
-        out.update(state="winnable", next_moves=nxt, solution=list(res.moves))
+        out.update({"state": "winnable", "next_moves": nxt, "solution": list(res.moves)})
     elif res.verdict is Verdict.UNSOLVABLE:
         known[n] = "lost"
-        out.update(state="lost", stalled=stalled)
+        out.update({"state": "lost", "stalled": stalled})
         good, first = job["last_winnable"], job["first_lost"]
         lo = -1 if good is None or good >= n else good
         hi = n if first is None else min(n, first)
@@ -148,8 +148,8 @@ def _reading(search: Search, job: Job, max_seconds: float, stale: Callable[[], b
         else:
             out["lost_between"] = [lo + 1, hi]
     else:
-        out.update(state="unknown", why="the search was interrupted" if res.limit == "interrupted"
-                   else f"the search stopped at its {res.limit} limit")
+        out.update({"state": "unknown", "why": "the search was interrupted" if res.limit == "interrupted"
+                    else f"the search stopped at its {res.limit} limit"})
     out["known"] = {str(k): v for k, v in known.items()}
     return out
 
@@ -251,7 +251,7 @@ class Meter:
             return
         exc = fut.exception()
         if exc is not None:
-            reading = {"state": "unknown", "why": f"the search failed: {type(exc).__name__}: {exc}"}
+            reading: Reading = {"state": "unknown", "why": f"the search failed: {type(exc).__name__}: {exc}"}
         else:
             reading = fut.result()
         if reading.get("state") == "cancelled":

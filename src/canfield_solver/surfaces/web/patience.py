@@ -11,7 +11,7 @@ line, and the rules remove what they remove; the deal alone decides it, so its m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable, TypedDict, cast
 
 from ...engine.cards import card_name
 from ...engine.deal import check_seed
@@ -85,10 +85,10 @@ class PatienceGame(_SeededGame):
     def __post_init__(self) -> None:
         self.rules = get_game(self.game)
         self.start = deal_of(self.game, self.seed)     # DealError: a seed out of range
-        self._positions: list[Any] = [self.start]
+        self._positions: list[object] = [self.start]  # the game's own position type
 
     @property
-    def pos(self) -> Any:
+    def pos(self) -> object:
         return self._positions[-1]
 
     def play(self, move: object) -> None:
@@ -122,7 +122,7 @@ class PatienceGame(_SeededGame):
         if self.rules.NAME == "nine-packets":
             from ...games.nine_packets import game as NP
 
-            ab = NP.advice_move(p)
+            ab = NP.advice_move(cast(NP.Position, p))  # this game's own position
             advice = NP.format_move(*ab) if ab else None
         return {"id": self.id, "game": self.game, "label": self.label, "rules": self.game,
                 "generation": self.generation, "board": board(self.game, p), "full": full, "unit": unit,
@@ -188,8 +188,8 @@ class SuitNeighboursGame(_SeededGame):
 
     def state(self) -> dict[str, object]:
         n = len(self.moves)
-        s = self.steps[n - 1] if n else {"round": 1, "laid": 0, "of": 52, "line": (), "removed": [],
-                                          "gone": 0, "card": None, "gone_now": []}
+        s: LaidCard = self.steps[n - 1] if n else {"round": 1, "laid": 0, "of": 52, "line": (), "removed": [],
+                                                    "gone": 0, "card": None, "gone_now": []}
         done = n == len(self.steps)
         note = f"round {s['round']}: {s['laid']} of {s['of']} cards laid"
         if done:
@@ -215,12 +215,25 @@ class SuitNeighboursGame(_SeededGame):
         return game_page(self.game, self.seed).html
 
 
-def _steps(tr: SN.Trace) -> list[dict[str, Any]]:
+class LaidCard(TypedDict):
+    """One card laid in suit-neighbours' replay (``_steps``)."""
+
+    round: int                  # 1 to 3
+    laid: int                   # how many cards of this round are laid, this one included
+    of: int                     # the cards of this round
+    card: str | None            # the card laid (None before the first)
+    line: tuple[int, ...]       # the line after the rules are done with it
+    removed: list[str]          # the removals it caused, with their rules in words
+    gone: int                   # cards removed so far
+    gone_now: list[int]         # the cards it removed
+
+
+def _steps(tr: SN.Trace) -> list[LaidCard]:
     """Every card laid, in order, over the three rounds: the round, how many of its cards are laid, the
     card, the line after the rules are done with it, the removals it caused (with their rules, in words)
     and the cards removed so far."""
     why = {"R1": "its neighbour on the left is of its suit", "R2": "the card one apart on its right is of its suit"}
-    out: list[dict[str, Any]] = []
+    out: list[LaidCard] = []
     gone = 0
     for r, start in enumerate(tr.starts, 1):
         hits = [x for x in tr.removals if x.round == r]

@@ -12,7 +12,7 @@ import dataclasses
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ...engine.deal import Deal
 from ...engine.moves import Move, parse_move
@@ -38,6 +38,24 @@ class Job(_Bounds, total=False):
     deal: dict[str, object]
     game: str
     seed: int
+
+
+class Reading(TypedDict, total=False):
+    """What one meter search found (``meter.measure``), as a worker sends it back: the fields a
+    ``MeterReading`` takes, the next moves and the line for a winnable position, and what the search learnt
+    of other positions of the game (``known``: move count, as text, to "winnable" or "lost")."""
+
+    state: str
+    stalled: bool
+    lost_at: int
+    lost_between: list[int]
+    next_moves: list[str]
+    solution: list[str]
+    limit: str | None
+    nodes: int
+    seconds: float
+    why: str
+    known: dict[str, str]
 
 
 @dataclass
@@ -128,20 +146,21 @@ class Tracked:
         lost = min((k for k, v in self.known.items() if v == "lost"), default=None)
         return {"moves": list(self.moves), "generation": self.generation, "last_winnable": good, "first_lost": lost}
 
-    def take_reading(self, generation: int, reading: dict[str, Any]) -> bool:
+    def take_reading(self, generation: int, reading: Reading) -> bool:
         """Record a finished search; False (dropped) when the game has moved on since it started."""
         for k, v in reading.get("known", {}).items():   # true of those positions whatever came since
             if int(k) <= len(self.moves) or generation == self.generation:
                 self.known[int(k)] = v
         if generation != self.generation:
             return False
-        fields = {k: reading[k] for k in ("state", "stalled", "lost_at", "limit", "nodes", "seconds", "why")
-                  if k in reading}
-        r = MeterReading(len(self.moves), **fields)
+        r = MeterReading(len(self.moves), state=reading.get("state", "pending"), stalled=reading.get("stalled", False),
+                         lost_at=reading.get("lost_at"), limit=reading.get("limit"), nodes=reading.get("nodes", 0),
+                         seconds=reading.get("seconds", 0.0), why=reading.get("why", ""))
         r.next_moves = tuple(reading.get("next_moves", ()))
         r.solution = tuple(reading.get("solution", ()))
-        if reading.get("lost_between"):
-            r.lost_between = tuple(reading["lost_between"])
+        between = reading.get("lost_between")
+        if between:
+            r.lost_between = (between[0], between[1])
         self.meter = r
         if r.state in ("winnable", "lost"):
             self.readings[len(self.moves)] = dataclasses.replace(r)
