@@ -127,7 +127,7 @@ class GameModule(Protocol[P]):
 AnyGame = GameModule[Any]
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def old_memory_name(fn: F) -> F:

@@ -10,13 +10,25 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from .sqlite import ResultStore, StoreError, pyarrow_modules
 
 __all__ = ["Held", "seed_spans", "store_contents"]
 
 _FIELDS = ("rules_id", "rules", "seed", "verdict", "max_seconds", "max_nodes", "solver_version")
+
+
+class _Row(NamedTuple):
+    """The columns of a stored row that say what a store holds (``_FIELDS``)."""
+
+    rules_id: str
+    rules: str
+    seed: int
+    verdict: str
+    max_seconds: float | None
+    max_nodes: int | None
+    solver_version: str | None
 
 
 def seed_spans(seeds: Iterable[int]) -> list[tuple[int, int]]:
@@ -70,13 +82,13 @@ class Held:
                 f"solver {', '.join(self.versions)}")
 
 
-def _sqlite_rows(path: str) -> Iterator[tuple[Any, ...]]:
+def _sqlite_rows(path: str) -> Iterator[_Row]:
     with ResultStore(path, create=False) as st:
         for d in st.iter_rows():
-            yield tuple(d[k] for k in _FIELDS)
+            yield _Row._make(d[k] for k in _FIELDS)
 
 
-def _parquet_rows(path: str) -> Iterator[tuple[Any, ...]]:
+def _parquet_rows(path: str) -> Iterator[_Row]:
     pyarrow_modules()
     import pyarrow.dataset as ds
 
@@ -95,7 +107,7 @@ def _parquet_rows(path: str) -> Iterator[tuple[Any, ...]]:
             columns = {k: batch.column(i).to_pylist() for i, k in enumerate(cols)}
             n = batch.num_rows
             for i in range(n):
-                yield tuple(columns[k][i] if k in columns else None for k in _FIELDS)
+                yield _Row._make(columns[k][i] if k in columns else None for k in _FIELDS)
     except OSError as e:
         raise StoreError(f"cannot read Parquet data {path!r}: {e}") from None
     except Exception as e:  # pyarrow's own errors for data that is not Parquet

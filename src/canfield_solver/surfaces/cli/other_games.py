@@ -7,7 +7,7 @@ alone (deal files, PySolFC numbers, rules presets, threads, the layered method) 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
 import click
 
@@ -19,6 +19,7 @@ from ...solver import Verdict
 from .common import EXIT_CODES, UserError, why_stopped
 
 if TYPE_CHECKING:
+    from ...games.base import AnyGame
     from ..replay_page import ReplayPage
 
 __all__ = ["game_option", "game_deal", "game_solve", "game_check", "game_hint", "game_show", "game_analyze",
@@ -44,7 +45,7 @@ def refuse_canfield_only(game: str, **given: object) -> None:
             raise UserError(f"--{option.replace('_', '-')} is for Canfield; {game} takes a SEED")
 
 
-def _start(game: str, seed: int | None) -> tuple[Any, Any]:
+def _start(game: str, seed: int | None) -> "tuple[AnyGame, Any]":
     if seed is None:
         raise UserError(f"{game}: give a SEED (deal files are for Canfield)")
     m = get_game(game)
@@ -63,7 +64,7 @@ def game_deal(game: str, seed: int | None, as_json: bool) -> int:
     return 0
 
 
-def game_steps(m: Any, p: Any, moves: Sequence[str]) -> str:
+def game_steps(m: "AnyGame", p: object, moves: Sequence[str]) -> str:
     """A game's moves as numbered steps naming their cards (``  3. P4+P6  (7♣ 7♦)``); ``check`` and ``hint``
     read them back (the text after two spaces is the cards, not the move)."""
     lines = []
@@ -92,7 +93,8 @@ def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes
             line += f"; stopped by the {r.limit} limit"
         click.echo(line)
         if "left_after_rounds" in r.extra:
-            click.echo("cards left after each round: " + ", ".join(map(str, r.extra["left_after_rounds"])))
+            left = cast("list[int]", r.extra["left_after_rounds"])  # suit-neighbours' figure (games.suit_neighbours)
+            click.echo("cards left after each round: " + ", ".join(map(str, left)))
         if show_moves and r.moves:
             click.echo(game_steps(m, p, r.moves))
         elif show_moves and m.CHOICES:
@@ -101,7 +103,7 @@ def game_solve(game: str, seed: int | None, max_seconds: float | None, max_nodes
     return EXIT_CODES[r.verdict]
 
 
-def _seed_and_moves(game: str, args: tuple[str, ...], verb: str) -> tuple[Any, Any, int, list[str]]:
+def _seed_and_moves(game: str, args: tuple[str, ...], verb: str) -> "tuple[AnyGame, Any, int, list[str]]":
     if len(args) != 2:
         raise UserError(f"expected SEED MOVES (2 arguments), got {len(args)}")
     try:
