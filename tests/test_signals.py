@@ -309,3 +309,25 @@ def test_a_ctrl_c_during_held_steps_comes_after_them():
             done.append(1)  # the steps finish; the interrupt is raised as the block ends
         done.append(2)  # never reached
     assert done == [1]
+
+
+@pytest.mark.integration
+@needs_jit
+def test_a_study_in_this_process_stopped_by_sigterm_says_terminated(tmp_path):
+    """``--jobs 1`` searches in the study's own process: SIGTERM there reached the search as its "interrupted"
+    limit, and the study said "interrupted" and exited 130; it is SIGTERM's 143 and "terminated" now."""
+    db = tmp_path / "s.sqlite"
+    cmd = [sys.executable, "-m", "canfield_solver", "winrate", "--seeds", "0:2000", "--jobs", "1", "-q",
+           "--max-seconds", "5", "--db", str(db)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=interruptible)
+    try:
+        assert _wait_for(lambda: store_rows(db) >= 3, 120, proc)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 143 and "canfield: terminated; " in err and "Traceback" not in err, err
+        kept = re.search(r"(\d+) deals? finished in this run are saved in .* \((\d+) of 2000 in all\)", err)
+        assert kept and int(kept.group(1)) == int(kept.group(2)) == store_rows(db) >= 3, err
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)

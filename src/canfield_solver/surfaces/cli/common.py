@@ -79,8 +79,18 @@ class Terminated(KeyboardInterrupt):
     Ctrl-C runs (a study's worker processes ended, its finished deals kept) runs for it too."""
 
 
+_SIGTERM_SEEN: list[bool] = []  # set once SIGTERM has come (a search may turn it into its "interrupted" limit)
+
+
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    _SIGTERM_SEEN.append(True)
     raise Terminated()
+
+
+def was_terminated(e: BaseException) -> bool:
+    """Whether the interrupt ``e`` that ends a command came from SIGTERM: ``Terminated`` itself, or the plain
+    ``KeyboardInterrupt`` a study raises when a search it ran in this process ended "interrupted"."""
+    return isinstance(e, Terminated) or bool(_SIGTERM_SEEN)
 
 
 class _Group(click.Group):

@@ -28,7 +28,6 @@ from ...studies.two_phase import run_followup, stored_two_phase
 from .common import (
     INVOKED,
     SECONDS,
-    Terminated,
     UserError,
     Whole,
     cli,
@@ -37,6 +36,7 @@ from .common import (
     prepare_kernel,
     resolve_rules,
     rules_option_no_deal,
+    was_terminated,
     workers_compile_notice,
 )
 from .other_games import game_option, refuse_canfield_only
@@ -243,7 +243,7 @@ def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, number
             now = _count_done(saved_in, parquet_dir, kept, max_seconds, seeds, max_nodes)
             saved = (f"; {_n(now - stored_before, 'deal')} finished in this run are saved in {saved_in} "
                      f"({now} of {len(seeds)} in all): run the same command again to resume")
-        terminated = isinstance(e, Terminated)
+        terminated = was_terminated(e)
         click.echo(f"\ncanfield: {'terminated' if terminated else 'interrupted'}{saved}", err=True)
         return 143 if terminated else 130
     finally:
@@ -339,9 +339,9 @@ def _to_target(r: Rules, target: float, plan_only: bool, db: str | None, parquet
         store.close()
         held = planned(r, target, db=db, parquet=parquet_dir, followup_threads=jobs)
         counts = "" if held is None else f" ({held.done_deals:,} deals and {held.done_followups:,} follow-ups in all)"
-        click.echo(f"\ncanfield: {'terminated' if isinstance(e, Terminated) else 'interrupted'}; finished deals are "
+        click.echo(f"\ncanfield: {'terminated' if was_terminated(e) else 'interrupted'}; finished deals are "
                    f"saved in {db or parquet_dir}{counts}: run the same command again to resume", err=True)
-        return 143 if isinstance(e, Terminated) else 130
+        return 143 if was_terminated(e) else 130
     finally:
         bar.close()
         fbar.close()
@@ -536,9 +536,9 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
                 wrote = f"; the {len(picked)} deals picked so far are in {where} ({out} is as it was)"
         looked = (f"after {picker.looked:,} number{'' if picker.looked == 1 else 's'}" if picker.looked
                   else "before the first number was analysed")
-        click.echo(f"canfield: {'terminated' if isinstance(e, Terminated) else 'interrupted'} {looked}{wrote}",
+        click.echo(f"canfield: {'terminated' if was_terminated(e) else 'interrupted'} {looked}{wrote}",
                    err=True)
-        return 143 if isinstance(e, Terminated) else 130
+        return 143 if was_terminated(e) else 130
     finally:
         bar.clear()
         if pack is not None:
