@@ -1,6 +1,6 @@
 """Canfield's rules and the plain-Python reference engine: cards, rules and presets, deals, moves, positions.
 
 Nothing here knows about the search: this is the referee every other layer
-plays by (``game.Position`` replays every line the solver returns). The four
+plays by (``position.Position`` replays every line the solver returns). The four
 other patiences of MENDELEV.md get rooms of their own in ``canfield_solver.games``.
 """
