@@ -1,4 +1,5 @@
-"""What stops a search (``Limit``) and the one loop that drives every compiled search in budgets (``drive``).
+"""What stops a search (``Limit``), the time limit fixed once (``Deadline``: what is left of it, asked by every
+phase of a search), and the one loop that drives every compiled search in budgets (``drive``).
 
 Canfield's depth-first search (one thread or several), its layered proof and the games' compiled searches
 all run the same way: a compiled call searches for at most a budget of nodes and returns; between calls

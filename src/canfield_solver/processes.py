@@ -7,7 +7,9 @@ owns them handles Ctrl-C for all (it stops the pool and keeps what finished).
 spawns them); the signal mask survives fork and exec, so each worker starts with SIGINT blocked, and
 ``ignore_interrupts()``, its first act, ignores SIGINT and then unblocks it. The standard library's
 resource tracker starts the same way. ``stop_pool()`` ends a pool at once (an interrupt, the server's close)
-and waits for what it leaves running, so the process can exit with nothing half done.
+and waits for what it leaves running, so the process can exit with nothing half done. ``interrupts_held()``
+holds Ctrl-C and SIGTERM back in the main thread while a few steps that must happen together run (a pick
+written to its pack, printed and counted).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .. import memory
 from ..budget import check_limits
@@ -32,9 +32,6 @@ from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_cou
 from .seeds import SeedSet, parse_seeds
 from .stores import Store, StoreOrPath, open_stored, store_at
 from .stores.sqlite import RulesKey, StoredResult, owner_id
-
-if TYPE_CHECKING:
-    from .two_phase import TwoPhase  # that module builds on this one: the name only
 
 __all__ = [
     "StudyError",
@@ -99,7 +96,7 @@ class WinRate:
     wall_seconds: float = 0.0
     search_seconds: float = 0.0
     results: tuple[StoredResult, ...] = field(default=(), repr=False, compare=False)
-    two_phase: "TwoPhase | None" = field(default=None, compare=False)  # two_phase builds on this module: typed only
+    two_phase: Any = field(default=None, compare=False)  # a two_phase.TwoPhase (that module builds on this one: no import back)
 
     @property
     def decided(self) -> int:
