@@ -912,9 +912,9 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     wb = sc[d, SC_WB]
     m = mask[d]
     n = 0
-    p = int(_popcount(m & _below(wb)))
+    p = np.int64(_popcount(m & _below(wb)))  # signed: with draw, unsigned arithmetic is float
     while m != np.uint64(0):
-        pres[n] = int(_ctz(m))
+        pres[n] = np.int64(_ctz(m))
         n += 1
         m &= m - np.uint64(1)
     k = 0
@@ -1508,8 +1508,8 @@ def _key(cols, sc, mask, d, params, words, scratch):
     draw = params[P_DRAW]
     m = mask[d]
     wb = sc[d, SC_WB]
-    n = int(_popcount(m))
-    p = int(_popcount(m & _below(wb)))
+    n = np.int64(_popcount(m))
+    p = np.int64(_popcount(m & _below(wb)))
     unlimited = params[P_REDEALS] < 0
     if unlimited and (p % draw == 0 or p == n):
         p = 0

@@ -46,8 +46,8 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
         head = hi >> (np.uint64(64) - hb)
         hi = (hi << hb) | (lo >> (np.uint64(64) - hb))
         lo = lo << hb
-        bottom = int(head >> np.uint64(COL_LEN_BITS))
-        length = int(head & lmask)
+        bottom = np.int64(head >> np.uint64(COL_LEN_BITS))  # signed: card arithmetic on a uint64 would be float
+        length = np.int64(head & lmask)
         if bottom == 0:
             sc[0, C.SC_LEN + c] = 0
             continue
@@ -68,7 +68,7 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
             r = card % 13 - 1
             if r < 0:
                 r = ranks - 1
-            card = _suit_from_code(sb, card // 13, int(code)) * 13 + r
+            card = np.int64(_suit_from_code(sb, card // 13, np.int64(code)) * 13 + r)
             cols[0, c, i] = card
             tab |= np.int64(1) << np.int64(card)
         sc[0, C.SC_CB + c] = np.int64(codes)
@@ -84,15 +84,15 @@ def level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
     _ts, tb, _ws, _wb, rs, rb, ds, db = _short_fields(params)
     for x in range(C.NSC):
         sc[0, x] = 0
-    sc[0, C.SC_RES] = int((lo >> np.uint64(rs)) & np.uint64((1 << rb) - 1)) if rb > 0 else 0
-    sc[0, C.SC_RDL] = int((lo >> np.uint64(ds)) & np.uint64((1 << db) - 1)) if db > 0 else 0
+    sc[0, C.SC_RES] = np.int64((lo >> np.uint64(rs)) & np.uint64((1 << rb) - 1)) if rb > 0 else 0
+    sc[0, C.SC_RDL] = np.int64((lo >> np.uint64(ds)) & np.uint64((1 << db) - 1)) if db > 0 else 0
     t = _columns(hi, lo, params[C.P_NCOLS], params[C.P_SUITBITS], ranks, cols, sc)  # SC_CB and SC_TAB too
     tab = sc[0, C.SC_TAB]
     low = lo & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
     h_total = 0
     if params[C.P_FKEY] == 1:  # the heights are in the key; the talon is every card in no other place
         for s in range(4):
-            sc[0, C.SC_F + s] = int((low >> np.uint64(C.HEIGHT_BITS * s)) & np.uint64((1 << C.HEIGHT_BITS) - 1))
+            sc[0, C.SC_F + s] = np.int64((low >> np.uint64(C.HEIGHT_BITS * s)) & np.uint64((1 << C.HEIGHT_BITS) - 1))
             h_total += sc[0, C.SC_F + s]
         elsewhere = np.uint64(tab)
         for q in range(sc[0, C.SC_RES]):
