@@ -14,7 +14,7 @@ from .. import kernel as K
 _merge_field = K._merge_cover
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def compare(a0, a1, b0, b1):
     """-1, 0, 1: row (a0, a1) before, equal to, after (b0, b1), cover fields already cleared: the order of
     the 128-bit keys."""
@@ -26,13 +26,13 @@ def compare(a0, a1, b0, b1):
 
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _row_before(a, i, j):
     """Whether row ``i`` of ``a`` comes before row ``j`` (words 0 and 1: the order of the keys)."""
     return a[i, 0] < a[j, 0] or (a[i, 0] == a[j, 0] and a[i, 1] < a[j, 1])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _swap_rows(a, i, j):
     for c in range(a.shape[1]):
         t = a[i, c]
@@ -127,7 +127,7 @@ def sorted_run(buf, n, dm, field, tb, cover, draw, cb):
 
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _before(rows, cur, keep, a, b):
     """Whether run ``a``'s current row comes before run ``b``'s (``compare`` order)."""
     return compare(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) < 0
