@@ -17,7 +17,7 @@ from .sort import compare
 
 DONE, WON, FOUND, LONG_KEY, BUDGET = 0, 1, 2, 3, 4  # how close_entries ends
 TABLE_LOAD = 0.7      # a layer's own table doubles at this load
-# counts[] of close_entries: nodes, positions expanded, stuck children cut, best score
+# counts[] of close_entries: nodes, positions expanded, stuck children cut (among those not known before), best score
 C_NODES, C_EXPANDED, C_STUCK, C_BEST = range(4)
 
 
@@ -104,6 +104,47 @@ def _grown_out(out, nout, seen):
 
 
 
+@njit(cache=True, inline="always")
+def _in_table(table, r0, r1, h, keep, field, ws, cover, cwp, draw, cb):
+    """Whether the layer's own table holds key (r0, r1) with a cover field that covers waste position ``cwp``
+    (or, without covering, holds the key): what ``kernel._insert_key`` would answer 0 for, without inserting.
+
+    Parameters
+    ----------
+    table : uint64[rows, 2]
+        The layer's own table (short rows, the cover field in word 1; 0 in word 0: empty).
+    r0 : uint64
+        Word 0 of the key.
+    r1 : uint64
+        Word 1, its cover field cleared.
+    h : uint64
+        The row where its probe starts (``kernel._slot``).
+    keep : uint64
+        The mask word 1 is compared under (the cover field cleared).
+    field : uint64
+        The cover field's bits in word 1.
+    ws : uint64
+        Where the cover field starts in word 1.
+    cover : bool
+        Whether rows have cover fields.
+    cwp : int
+        The child's waste position.
+    draw : int
+        Cards a deal turns.
+    cb : int
+        Bits of each residue's least position in a cover field.
+    """
+    rows = np.uint64(table.shape[0])
+    i = h
+    while table[i, 0] != np.uint64(0):
+        if table[i, 0] == r0 and (table[i, 1] & keep) == r1:
+            return not cover or _covers((table[i, 1] & field) >> ws, cwp, draw, cb)
+        i += np.uint64(1)
+        if i == rows:
+            i = np.uint64(0)
+    return False
+
+
 INDEX_BITS = 18  # a layer's entries are found through their key's top bits (below the constant bit 63), at most
 
 
@@ -175,7 +216,9 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
     notes §6). Children of the same m that no entry covers go into ``table`` (kernel._insert_key, with
     covering) and are expanded when new; children of a higher m are written to ``out`` (k0, k1, cover
     field, m step), one row a key (``seen``, an open-addressed table twice ``out``'s size, finds a key's row
-    again, and a repeat's cover field is merged into it); stuck children are cut (kernel._child_is_stuck);
+    again, and a repeat's cover field is merged into it); stuck children are cut (kernel._child_is_stuck,
+    asked only of a child that would be new here: one already written passed it, and stuckness is the
+    position's own);
     safe moves as in the search.
 
     Positions to expand wait in a log (``logk``: k0, k1, waste position; ``logp``: the index of the one
@@ -290,13 +333,15 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                         found[1] = moves[k]
                         return WON, nout, nlog, table, out, seen, logk, logp
                     continue
-                if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
-                    counts[C_STUCK] += 1
-                    continue
+                # The stuck-card test (a function of the child alone) waits until the child is known to be
+                # new: a child already in the layer, its table or ``out`` passed it when it was written.
                 for x in range(C.CK_WIDTH):
                     row[x] = np.uint64(0)
                 nb = K._key(cols, sc, mask, 1, params, row, scratch)
                 if not K._compact(row, nb, params, sc, 1):
+                    if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                        counts[C_STUCK] += 1
+                        continue
                     return LONG_KEY, nout, nlog, table, out, seen, logk, logp
                 cwp = K._take_wpos(row, True, params)
                 if not cover:
@@ -314,6 +359,12 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                 if cm == pm:  # the same layer: expanded here unless an entry or a row of the layer covers it
                     i = find(entries, starts, r0, r1, keep)
                     if i >= 0 and (not cover or _covers((entries[i, 1] & field) >> ws, cwp, draw, cb)):
+                        continue
+                    if _in_table(table, r0, r1, K._slot(K._hash(row), table.shape[0]), keep, field, ws, cover, cwp,
+                                 draw, cb):
+                        continue
+                    if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                        counts[C_STUCK] += 1
                         continue
                     if stats[C.ST_TTCOUNT] >= grow_at:
                         bigger = np.zeros((2 * table.shape[0], 2), np.uint64)
@@ -340,7 +391,15 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                         j = seen[h] - 1
                     if j >= 0:  # written already by this call: one row, the cover fields merged
                         if cover:
-                            out[j, 2] = _merge_field(out[j, 2], f, draw, cb)
+                            merged = _merge_field(out[j, 2], f, draw, cb)
+                            if merged != out[j, 2]:
+                                if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                                    counts[C_STUCK] += 1
+                                    continue
+                                out[j, 2] = merged
+                        continue
+                    if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                        counts[C_STUCK] += 1
                         continue
                     if nout == out.shape[0]:
                         out, seen = _grown_out(out, nout, seen)
