@@ -60,7 +60,7 @@ def _write_perf_map() -> int:
             lib = cres.library
             try:
                 obj = lib._get_compiled_object()  # only kept when compiled in this process
-            except RuntimeError:
+            except (RuntimeError, ValueError):  # not compiled here, or a library without object caching
                 continue
             with tempfile.NamedTemporaryFile(suffix=".o", delete=False) as f:
                 f.write(obj)
@@ -88,7 +88,9 @@ def _write_perf_map() -> int:
 def _child(seed: int, nodes: int, rules: str) -> int:
     from canfield_solver import solve
 
-    solve(2, rules)  # compile the kernel in this process
+    from canfield_solver.search.kernel_load import load_kernel
+
+    load_kernel()  # compile the kernel in this process (a first solve would hand it to a background compile)
     if _write_perf_map() == 0:
         print("no kernel symbols: the kernel was not compiled in this process", file=sys.stderr)
         return 1
