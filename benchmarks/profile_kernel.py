@@ -87,7 +87,6 @@ def _write_perf_map() -> int:
 
 def _child(seed: int, nodes: int, rules: str) -> int:
     from canfield_solver import solve
-
     from canfield_solver.search.kernel_load import load_kernel
 
     load_kernel()  # compile the kernel in this process (a first solve would hand it to a background compile)
