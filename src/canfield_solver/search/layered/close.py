@@ -360,8 +360,8 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                     i = find(entries, starts, r0, r1, keep)
                     if i >= 0 and (not cover or _covers((entries[i, 1] & field) >> ws, cwp, draw, cb)):
                         continue
-                    if _in_table(table, r0, r1, K._slot(K._hash(row), table.shape[0]), keep, field, ws, cover, cwp,
-                                 draw, cb):
+                    hr = K._hash(row)  # one hash for the probe and the insert (its slot again if the table grows)
+                    if _in_table(table, r0, r1, K._slot(hr, table.shape[0]), keep, field, ws, cover, cwp, draw, cb):
                         continue
                     if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
                         counts[C_STUCK] += 1
@@ -371,7 +371,7 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                         K._tt_rehash(table, bigger, words, field, 1)
                         table = bigger
                         grow_at = np.int64(table.shape[0] * TABLE_LOAD)
-                    h = K._slot(K._hash(row), table.shape[0])
+                    h = K._slot(hr, table.shape[0])
                     if K._insert_key(table, tt, row, h, True, cwp if cover else -1, params, stats, ctl) != 0:
                         if nlog == logk.shape[0]:
                             logk, logp = _grown_log(logk, logp)
