@@ -40,7 +40,8 @@ from ..engine.deal import Deal
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError, DealError, install_hint
 
-__all__ = ["PySolFCGame", "pysolfc_game", "pysolfc_deal", "parse_pysolfc_number"]
+__all__ = ["PYSOLFC_RULES", "PySolFCGame", "card_from_pysolfc", "card_to_pysolfc", "deal_table", "parse_pysolfc_number",
+           "pysolfc_deal", "pysolfc_game", "table_deal"]
 
 MS_LIMIT = 32000          # construct_random: 0 <= n < 32000 -> LCRandom31
 MT_MAX = 10**20           # MTRandom.MAX_SEED (20 digits)
@@ -70,6 +71,18 @@ _GAMES = {
     "rainbow": PySolFCGame("Rainbow", 13, 4, 1),
     "storehouse": PySolFCGame("Storehouse", 13, 4, 1, twos_to_foundations=True),
     "chameleon": PySolFCGame("Chameleon", 12, 3, 1),
+}
+_GAMES["pysolfc-rainbow"] = _GAMES["rainbow"]
+_GAMES["pysolfc-storehouse"] = _GAMES["storehouse"]
+_GAMES["pysolfc-chameleon"] = _GAMES["chameleon"]
+
+# The rules each PySolFC game plays, by its title (PySolFC's own rules: checked against games/canfield.py).
+PYSOLFC_RULES = {
+    "Canfield": "pysolfc-canfield",
+    "Superior Canfield": "superior-canfield",
+    "Rainbow": "pysolfc-rainbow",
+    "Storehouse": "pysolfc-storehouse",
+    "Chameleon": "pysolfc-chameleon",
 }
 
 
@@ -146,3 +159,100 @@ def pysolfc_deal(number: "int | str", rules: "str | Rules" = "pysolfc-canfield")
     waste = tuple(cards.pop() for _ in range(game.num_deal))
     stock = tuple(cards)  # bottom..top; the last card is dealt next
     return Deal(r, reserve, tuple(rows), stock, base_rank, waste, tuple(foundations), 0, pysolfc_game=n)
+
+
+# A PySolFC table as the plugin (``canfield_solver.pysolfc``) reads it from the live game: every pile's cards
+# bottom to top, each card as ``[suit, rank]`` in PySolFC's numbering (suit indexes "CSHD", rank 0 is the ace).
+PYSOLFC_SUITS = "CSHD"
+_PILES = ("talon", "waste", "reserve", "rows", "foundations")
+
+
+def card_from_pysolfc(card: Any) -> int:
+    """Our card id for PySolFC's ``[suit, rank]`` (suit indexes "CSHD", rank 0..12 with the ace 0)."""
+    try:
+        suit, rank = (int(x) for x in card)
+    except (TypeError, ValueError):
+        raise DealError(f"a PySolFC card is [suit, rank], not {card!r}") from None
+    if not (0 <= suit < 4 and 0 <= rank < 13):
+        raise DealError(f"PySolFC card {card!r} is out of range (suit 0..3, rank 0..12)")
+    return card_id(rank, SUITS.index(PYSOLFC_SUITS[suit]))
+
+
+def card_to_pysolfc(card: int) -> list[int]:
+    """PySolFC's ``[suit, rank]`` for our card id."""
+    return [PYSOLFC_SUITS.index(SUITS[card // 13]), rank_of(card)]
+
+
+def table_deal(table: Any, rules: "str | Rules | None" = None) -> Deal:
+    """Our position for a PySolFC table: a mapping with the game's ``title`` (it picks the rules unless
+    ``rules`` is given; see ``PYSOLFC_RULES``), ``base_rank`` (the foundations' base, PySolFC's rank
+    numbering), ``round`` (PySolFC's talon round, 1 before any redeal) and the piles ``talon``, ``waste``,
+    ``reserve``, ``rows`` (a list of columns, left to right) and ``foundations`` (a list of piles), each
+    bottom to top. Cards face down count as cards: the solver sees every card (SPEC §5)."""
+    if not isinstance(table, dict):
+        raise DealError("a PySolFC table is a JSON object with its piles")
+    missing = [k for k in _PILES + ("base_rank",) if k not in table]
+    if missing:
+        raise DealError(f"the PySolFC table lacks {', '.join(missing)}")
+    if rules is None:
+        title = table.get("title")
+        if title not in PYSOLFC_RULES:
+            raise DealError(f"no solver for PySolFC's {title!r}; it solves {', '.join(PYSOLFC_RULES)}")
+        rules = PYSOLFC_RULES[title]
+    r = get_rules(rules)
+
+    def pile(name: str, cards: Any) -> tuple[int, ...]:
+        if not isinstance(cards, list):
+            raise DealError(f"the PySolFC table's {name} is not a list of cards")
+        return tuple(card_from_pysolfc(c) for c in cards)
+
+    rows = table["rows"]
+    if not isinstance(rows, list) or len(rows) != r.columns:
+        raise DealError(f"the PySolFC table has {len(rows) if isinstance(rows, list) else 'no'} rows; "
+                        f"{r.name} has {r.columns}")
+    founds = table["foundations"]
+    if not isinstance(founds, list):
+        raise DealError("the PySolFC table's foundations are not a list of piles")
+    base = table["base_rank"]
+    if not isinstance(base, int) or not 0 <= base < 13:
+        raise DealError(f"the PySolFC table's base_rank {base!r} is not a rank 0..12")
+    rnd = table.get("round", 1)
+    if not isinstance(rnd, int) or rnd < 1:
+        raise DealError(f"the PySolFC table's round {rnd!r} is not a whole number from 1")
+    redeals = rnd - 1
+    if r.redeals is not None:
+        redeals = min(redeals, r.redeals)
+    return Deal(
+        r,
+        pile("reserve", table["reserve"]),
+        tuple(pile(f"row {i + 1}", c) for i, c in enumerate(rows)),
+        pile("talon", table["talon"]),
+        base,
+        pile("waste", table["waste"]),
+        tuple(p for p in (pile("foundation", f) for f in founds) if p),
+        redeals,
+        pysolfc_game=table.get("game_number") if isinstance(table.get("game_number"), int) else None,
+    )
+
+
+def deal_table(deal: Deal, title: "str | None" = None) -> dict[str, Any]:
+    """The PySolFC table of ``deal`` (the inverse of ``table_deal``). Foundations are listed one per suit in
+    PySolFC's suit order, as Canfield lays them out (``ALIGN_FOUNDATIONS``)."""
+    if title is None:
+        by_rules = {v: k for k, v in PYSOLFC_RULES.items()}
+        title = by_rules.get(deal.rules.name, deal.rules.name)
+    founds: list[list[list[int]]] = [[] for _ in range(4)]
+    for p in deal.foundations:
+        if p:
+            founds[card_to_pysolfc(p[0])[0]] = [card_to_pysolfc(c) for c in p]
+    return {
+        "title": title,
+        "base_rank": deal.base_rank,
+        "round": deal.redeals_used + 1,
+        "talon": [card_to_pysolfc(c) for c in deal.stock],
+        "waste": [card_to_pysolfc(c) for c in deal.waste],
+        "reserve": [card_to_pysolfc(c) for c in deal.reserve],
+        "rows": [[card_to_pysolfc(c) for c in col] for col in deal.tableau],
+        "foundations": founds,
+        **({"game_number": deal.pysolfc_game} if deal.pysolfc_game is not None else {}),
+    }
