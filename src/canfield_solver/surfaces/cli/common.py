@@ -102,7 +102,8 @@ class _Group(click.Group):
     # or the play server's machinery (tests/test_cli.py checks this table against the modules).
     LAZY = {"one_deal": ("deal", "check", "hint", "solve", "analyze", "show", "rules"),
             "studies": ("winrate", "export", "stored", "pick", "verify"),
-            "play": ("play",)}
+            "play": ("play",),
+            "pysolfc": ("pysolfc",)}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *(name for names in self.LAZY.values() for name in names)})
