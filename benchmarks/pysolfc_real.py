@@ -15,7 +15,8 @@ and exits 1 on any disagreement.
 
 ``--record FILE`` writes the tables the tests replay (tests/test_pysolfc.py): the first two start tables of
 each game and its mid-game tables with their lines. ``--shots DIR`` takes screenshots of the Solver dialog
-on the first number of each game.
+on the first number of each game. Then ``--winnable`` new games of each "(Winnable)" variant, dealt by
+PySolFC's own "New game": each number must be in the shipped list, and the demo must win it.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--midgame", type=int, default=2, help="solvable numbers a game stopped mid-way")
     ap.add_argument("--max-iters", type=int, default=100_000, help="the Solver dialog's default")
     ap.add_argument("--legal-steps", type=int, default=300)
+    ap.add_argument("--winnable", type=int, default=20, help="new games of each '(Winnable)' variant (0: none)")
     ap.add_argument("--record", type=Path, default=None)
     ap.add_argument("--shots", type=Path, default=None)
     a = ap.parse_args(argv)
@@ -110,6 +112,27 @@ def main(argv: list[str] | None = None) -> int:
               f"{counts['intractable']:>7} {same:>5} {won:>8} {mids:>4}/{len(mid):<3} {legal:>9} {secs:>7.1f}")
         if "canfield-solver plugin" in stderr:
             print("  stderr: " + " | ".join(x for x in stderr.splitlines() if "canfield-solver plugin" in x))
+    if a.winnable:
+        from canfield_solver.pysolfc.install import shipped_winnable
+
+        shipped = shipped_winnable()
+        print(f"\n{'(Winnable) variant':<30} {'new games':>9} {'in the list':>11} {'solved':>6} {'demo won':>8}")
+        for title in a.games.split(","):
+            if not shipped.get(title):
+                print(f"{title + ' (Winnable)':<30} no shipped numbers")
+                continue
+            out, stderr = pysolfc_runner.run_job(f"{title} (Winnable)", {"numbers": [], "new_games": a.winnable,
+                                                                          "max_iters": a.max_iters}, timeout=3600)
+            if out.get("error"):
+                print(f"{title} (Winnable): driver error: {out['error']}\n{stderr[-2000:]}", file=sys.stderr)
+                bad += 1
+                continue
+            rows = out["results"]
+            listed = sum(r["number"] in set(shipped[title]) for r in rows)
+            solved = sum(r["solve"]["state"] == "solved" for r in rows)
+            won = sum(bool(r.get("demo", {}).get("won")) for r in rows)
+            bad += (len(rows) - listed) + (len(rows) - won)
+            print(f"{title + ' (Winnable)':<30} {len(rows):>9} {listed:>11} {solved:>6} {won:>8}")
     if a.record:
         a.record.write_text("".join(json.dumps(r) + "\n" for r in records))
         print(f"recorded {len(records)} tables in {a.record}")

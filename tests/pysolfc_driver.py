@@ -250,6 +250,15 @@ def _run(app, job):
                 r.flipMove()
                 game.finishMove()
             app.statusbar.configLabel("info", text="")
+            if job.get("shots") and case.get("shot"):
+                # The arrow is drawn for the hint's pause only: the screenshot is taken during it.
+                top.wm_geometry("+0+0")
+                top.update()
+                subprocess.Popen(["bash", "-c", "sleep 0.8; import -window root -crop %s %s" % (
+                    job.get("shot_crop", "1240x600+0+0"), os.path.join(job["shots"], case["shot"] + ".png"))])
+                game.showHint(0, sleep=2.0)
+                top.update()
+                time.sleep(0.5)
             h = game.showHint(0, sleep=0)
             top.update()
             names = {id(game.s.waste): "W", id(game.s.talon): "talon"}
