@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2, help="threads per deal (the follow-up uses every core)")
     ap.add_argument("--max-seconds", type=float, default=None, help="default: the stored follow-up's limit")
     ap.add_argument("--limit", type=int, default=None, help="only the first N deals of the sample")
+    ap.add_argument("--seeds-from", default=None,
+                    help="only the seeds an earlier log of this script names ('[i/N] seed S: ...' lines), e.g. "
+                         "benchmarks/results/followup-remeasure.txt for the 80 deals the sample held then")
     ap.add_argument("--out", default=None, help="write the per-deal rows as JSON")
     a = ap.parse_args(argv)
 
@@ -49,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     if not old:
         print(f"error: no follow-up rows for {a.rules!r} in {DATASET}", file=sys.stderr)
         return 2
+    if a.seeds_from:
+        import re
+
+        keep = {int(m) for m in re.findall(r"^\[\d+/\d+\] seed (\d+):", Path(a.seeds_from).read_text(), re.M)}
+        old = [o for o in old if int(o["seed"]) in keep]
     if a.limit:
         old = old[: a.limit]
     solve(2, a.rules, workers=a.threads)  # load the compiled code before timing
