@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     for title in a.games.split(","):
         rules = PYSOLFC_RULES[title]
         ours = {n: solve(pysolfc_deal(n, rules), max_nodes=a.max_iters * 100) for n in numbers}
-        mid = [n for n in numbers if ours[n].solved][: a.midgame]
+        # (The first number goes through the real dialog when screenshots are taken: not a mid-game one.)
+        mid = [n for n in numbers if ours[n].solved and not (a.shots and n == numbers[0])][: a.midgame]
         job = {"numbers": numbers, "midgame": mid, "max_iters": a.max_iters, "legal_numbers": [hi],
                "legal_steps": a.legal_steps, "dialog_numbers": [numbers[0]] if a.shots else [],
                "shots": str(a.shots.resolve()) if a.shots else None}

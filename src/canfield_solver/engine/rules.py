@@ -310,42 +310,17 @@ PRESETS: dict[str, Rules] = {
             redeals=0,
             description="'Необычный склад', strict mode: as storehouse-aces with no redeal",
         ),
-        # PySolFC's games of the family, where its rules differ from ours (games/canfield.py, 3.6.1): an emptied
-        # row is filled from the reserve inside every move, and once the reserve is empty a row stack of
-        # base rank ANY takes any card another pile may give (the waste top, a column's top card or whole column).
-        Rules(
-            name="pysolfc-rainbow",
-            build="any",
-            draw=1,
-            redeals=0,
-            gap_fill="any",
-            description="PySolFC's Rainbow: as rainbow, but once the reserve is empty a gap takes the waste top or "
-                        "a column's top card",
-        ),
-        Rules(
-            name="pysolfc-storehouse",
-            base=1,
-            base_removed=True,
-            build="suit",
-            draw=1,
-            redeals=2,
-            gap_fill="any",
-            description="PySolFC's Storehouse: as storehouse, but once the reserve is empty a gap takes the waste "
-                        "top or a column's top card",
-        ),
-        Rules(
-            name="pysolfc-chameleon",
-            reserve_size=12,
-            columns=3,
-            build="any",
-            draw=1,
-            redeals=0,
-            gap_fill="any",
-            description="PySolFC's Chameleon: as chameleon, but once the reserve is empty a gap takes the waste "
-                        "top or a column's top card",
-        ),
     )
 }
+
+# PySolFC's games of the family where its rules differ from our preset of the same game (games/canfield.py,
+# 3.6.1): an emptied row is filled from the reserve inside every move, and once the reserve is empty a row
+# stack of base rank ANY takes any card another pile may give (the waste top, a column's top card or whole).
+for _game in ("rainbow", "storehouse", "chameleon"):
+    PRESETS[f"pysolfc-{_game}"] = PRESETS[_game].replace(
+        name=f"pysolfc-{_game}", gap_fill="any",
+        description=f"PySolFC's {_game.capitalize()}: as {_game}, but once the reserve is empty a gap takes the "
+                    "waste top or a column's top card")
 
 ALIASES = {
     "strict": "canfield",

@@ -259,7 +259,7 @@ HINT_MAX_NODES = 5000000          # the hint key's search (about a second or two
 
 def status(game, text):
     try:
-        game.app.statusbar.configLabel("info", text=text)
+        game.app.statusbar.updateText(info=text)      # widens the label to the text (configLabel does not)
     except Exception:
         say(text)
 
@@ -315,11 +315,11 @@ def make_hint_class(pysolfc_hint):
             if verdict == "unsolvable":
                 k = ans.get("lost_since")
                 if ans.get("lost_from_the_deal"):
-                    status(game, "Solver: this deal cannot be won, whatever is played")
+                    status(game, "Solver: lost from the deal")
                 elif k:
-                    status(game, "Solver: this game can no longer be won; move %d lost it" % k)
+                    status(game, "Solver: lost; move %d lost it" % k)
                 else:
-                    status(game, "Solver: this game can no longer be won")
+                    status(game, "Solver: lost")
                 return []
             if verdict == "won":
                 return []
