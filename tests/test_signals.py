@@ -302,12 +302,17 @@ def test_a_ctrl_c_during_held_steps_comes_after_them():
     from canfield_solver.processes import interrupts_held
 
     done: list[int] = []
-    with pytest.raises(KeyboardInterrupt):
-        with interrupts_held():
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(0.05)
-            done.append(1)  # the steps finish; the interrupt is raised as the block ends
-        done.append(2)  # never reached
+    # Python's own Ctrl-C handler, whatever an earlier test in this worker process left installed.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)
+                done.append(1)  # the steps finish; the interrupt is raised as the block ends
+            done.append(2)  # never reached
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert done == [1]
 
 
