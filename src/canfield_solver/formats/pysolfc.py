@@ -1,4 +1,9 @@
-"""PySolFC game numbers: the deal PySolFC puts on the table for game N.
+"""PySolFC game numbers and tables: the deal PySolFC puts on the table for game N, and a live PySolFC
+table read as our position and back.
+
+    ``table_deal(table)`` reads the table the PySolFC plugin sends (``canfield_solver.pysolfc``: every pile
+    bottom to top, cards as PySolFC's ``[suit, rank]``) as a ``Deal`` under the game's PySolFC rules
+    (``PYSOLFC_RULES``: title to preset); ``deal_table`` writes a ``Deal`` back as such a table.
 
     ``pysolfc_deal(number, rules)`` is the deal PySolFC puts on the table for
     game ``number`` of the Canfield-family game that plays ``rules``. It

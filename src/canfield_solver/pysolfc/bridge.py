@@ -40,9 +40,9 @@ DEFAULT_MAX_NODES = 10_000_000
 DEFAULT_MAX_SECONDS = 30.0
 
 
-def _key(deal: Deal) -> tuple:
-    """The position of ``deal``, columns in place (the plugin maps column numbers to PySolFC's rows)."""
-    return (Position(deal).key(), deal.rules.name)
+def _key(pos: Position, deal: Deal) -> tuple:
+    """The position, columns in place (the plugin maps column numbers to PySolFC's rows), and its rules."""
+    return (pos.key(), deal.rules.name)
 
 
 @dataclass
@@ -90,14 +90,14 @@ class Bridge:
         pos = Position(deal)
         self.line, self.keys = moves, {}
         for i, m in enumerate(moves):
-            self.keys.setdefault((pos.key(), deal.rules.name), i)
+            self.keys.setdefault(_key(pos, deal), i)
             pos.play(m)
 
     def _next(self, deal: Deal, req: dict) -> dict[str, Any]:
         pos = Position(deal)
         if pos.is_won():
             return {"ok": True, "move": None, "verdict": "won"}
-        i = self.keys.get(_key(deal))
+        i = self.keys.get(_key(pos, deal))
         if i is not None:
             return {"ok": True, "move": self.line[i], "verdict": "solved", "resolved": False,
                     "left": len(self.line) - i}

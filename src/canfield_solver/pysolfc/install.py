@@ -1,7 +1,9 @@
-"""Write, remove and describe canfield-solver's plugin in PySolFC's plugin folder.
+"""Write, remove and describe canfield-solver's plugin in PySolFC's plugin folder; the winnable numbers.
 
 The plugin file is ``plugin.py`` of this package with a header that names the interpreter this package runs
-on (the plugin starts its bridge with it: PySolFC itself runs on the system's Python) and this version.
+on (the plugin starts its bridge with it: PySolFC itself runs on the system's Python), this version, and
+the shipped winnable game numbers (``winnable.json``). ``read_winnable`` and ``add_winnable`` read and grow
+a winnable-numbers file, such as ``canfield_winnable.json`` beside the plugin, which it reads at start-up.
 """
 
 from __future__ import annotations

@@ -12,7 +12,11 @@ only: nothing of canfield-solver is imported here). The plugin then:
   once and kept) and keeps the window alive while it searches; the dialog's "Max iterations" is the limit,
   ``NODES_PER_ITERATION`` search nodes each;
 - on "Play", answers PySolFC's demo move by move from the live table: the reserve's hidden top turned up,
-  then the bridge's next move, so PySolFC's own deals and drops are followed (or the table solved again).
+  then the bridge's next move, so PySolFC's own deals and drops are followed (or the table solved again);
+- answers the hint key (``make_hint_class``): the solver's next move, or which move lost the game (the
+  tables after each move are kept by ``record_history``), or PySolFC's own hint past the limit;
+- registers a "(Winnable)" variant of each game (``register_winnable``) that deals the numbers written at
+  install (``WINNABLE``) and those of ``canfield_winnable.json`` beside this file.
 
 Anything that does not match (another PySolFC version, a missing interpreter, a bridge that fails) is said in
 one line on PySolFC's stderr and leaves PySolFC as it was.
@@ -127,6 +131,13 @@ def read_table(game):
     }
 
 
+def hidden_reserve_top(game):
+    """The reserve, where its top card is face down (Canfield shows only the top, and PySolFC's demo does
+    not turn the next one up by itself); else None."""
+    r = game.s.reserves[0] if game.s.reserves else None
+    return r if r is not None and r.cards and not r.cards[-1].face_up else None
+
+
 def hint_for(game, move):
     """PySolFC's hint tuple (score, pos, ncards, from, to, colour, forced) for a move in our notation, or
     None where PySolFC would not accept it."""
@@ -239,9 +250,9 @@ class CanfieldSolver:
     def getHints(self, taken_hint=None):
         if taken_hint and taken_hint[6]:
             return [taken_hint[6]]
-        s = self.game.s
-        if s.reserves and s.reserves[0].cards and not s.reserves[0].cards[-1].face_up:
-            return [(999999, 0, 1, s.reserves[0], s.reserves[0], None, None)]   # turn the reserve's top up
+        r = hidden_reserve_top(self.game)
+        if r is not None:
+            return [(999999, 0, 1, r, r, None, None)]   # a flip hint: the demo turns the reserve's top up
         ans = Bridge.request({"op": "next", "table": read_table(self.game), "max_nodes": self._max_nodes(),
                               "max_seconds": None}, pump=self._pump)
         if not ans.get("ok"):
@@ -299,8 +310,7 @@ def make_hint_class(pysolfc_hint):
             verdict, move = ans.get("verdict"), ans.get("move")
             if verdict == "solved" and move:
                 left = ans.get("left")
-                s = game.s
-                if s.reserves and s.reserves[0].cards and not s.reserves[0].cards[-1].face_up:
+                if hidden_reserve_top(game) is not None:
                     status(game, "Solver: turn up the reserve's top card (winnable)")
                     return []
                 if move in ("draw", "redeal"):

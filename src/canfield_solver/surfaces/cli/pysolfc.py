@@ -1,4 +1,5 @@
-"""``canfield pysolfc``: put a solver into PySolFC (``canfield_solver.pysolfc``): install, remove, status."""
+"""``canfield pysolfc``: put a solver into PySolFC (``canfield_solver.pysolfc``): install, remove, status, and
+``winnable`` (more proven-winnable game numbers for the "(Winnable)" variants, picked by ``studies.pick``)."""
 
 from __future__ import annotations
 
