@@ -51,6 +51,8 @@ import sys
 import time
 from collections import defaultdict
 
+from canfield_solver.engine.stuck import stuck_cards
+
 
 def facts(p) -> frozenset:
     f: list[tuple] = []
@@ -118,31 +120,6 @@ def label(pos, succ):
     return win
 
 
-def py_stuck(p) -> bool:
-    """SOLVER-NOTES §2 as written (tests/test_kernel.py's ``py_stuck``): a non-empty set of tableau cards
-    that can never move, so the position is lost. What the solver's stuck-card test already cuts."""
-    r = p.rules
-
-    def rel(c):
-        return (c % 13 - p.base_rank) % r.ranks
-
-    def home(c):
-        return rel(c) < p.foundations[c // 13]
-
-    hosts = {c: [h for h in r.deck if r.fits_tableau(p.base_rank, c, h)] for col in p.tableau for c in col}
-    tableau = [c for col in p.tableau for c in col]
-    s = set(tableau)
-    while True:
-        under = {col[j] for col in p.tableau for i in range(len(col)) if col[i] in s for j in range(i)}
-        keep = {y for y in s
-                if any(x // 13 == y // 13 and rel(x) < rel(y) and not home(x) and (x in s or x in under)
-                       for x in tableau)
-                and all(home(h) or h in under for h in hosts[y])}
-        if keep == s:
-            return bool(s)
-        s = keep
-
-
 def census(deal, max_states):
     g = graph(deal, max_states)
     if g is None:
@@ -176,7 +153,7 @@ def census(deal, max_states):
     for i, p in enumerate(pos):
         blocks[progress(p)].append(i)
     moved = lambda pr: sum(pr[0]) * 2 - pr[1] - pr[2]  # noqa: E731  more is later (solver notes §9)
-    stuck = [not win[i] and py_stuck(p) for i, p in enumerate(pos)]
+    stuck = [not win[i] and bool(stuck_cards(p)) for i, p in enumerate(pos)]
     rows = []
     learned: dict[tuple, list[frozenset]] = defaultdict(list)   # rarest fact -> nogoods holding it
     spared = spared_free = 0

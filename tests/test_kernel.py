@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, card_name, preset_names
+from canfield_solver.engine.stuck import stuck_cards
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search.arrays import LoneSearch
@@ -121,34 +122,6 @@ def test_keys_fold_the_main_draw_cycle_only():
         assert k2 != k0
 
 
-def py_stuck(pos):
-    """SOLVER-NOTES §2 as written: the greatest set S of tableau cards that can never move."""
-    r = pos.rules
-
-    def rel(c):
-        return (c % 13 - pos.base_rank) % r.ranks
-
-    def home(c):
-        return rel(c) < pos.foundations[c // 13]
-
-    hosts = {c: [h for h in r.deck if _fits(pos, c, h)] for col in pos.tableau for c in col}
-    tableau = [c for col in pos.tableau for c in col]
-    s = set(tableau)
-    while True:
-        under = {col[j] for col in pos.tableau for i in range(len(col)) if col[i] in s for j in range(i)}
-        keep = {y for y in s
-                if any(x // 13 == y // 13 and rel(x) < rel(y) and not home(x) and (x in s or x in under)
-                       for x in tableau)
-                and all(home(h) or h in under for h in hosts[y])}
-        if keep == s:
-            return s
-        s = keep
-
-
-def _fits(pos, card, host):
-    return pos.rules.fits_tableau(pos.base_rank, card, host)
-
-
 def kernel_stuck(pos):
     prob = LoneSearch(pos)
     prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
@@ -167,7 +140,7 @@ def test_stuck_closure_equals_the_plain_rule():
         preset = ["canfield", "canfield-whole-pile", "storehouse", "solvitaire-canfield-strict"][i % 4]
         pos = Position(Deal.from_seed(rng.randrange(2**64), preset))
         for _ in range(120):
-            want = py_stuck(pos)
+            want = set(stuck_cards(pos))
             assert kernel_stuck(pos) == want, (preset, pos.tableau)
             checked += 1
             fired += bool(want)
@@ -221,7 +194,7 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
                            for c in range(rules.columns)]
             pos.foundations = [int(x) for x in prob.sc[d + 1, C.SC_F:C.SC_F + 4]]
             m = int(K._stuck_closure(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix, C.ALL_CARDS))
-            want = py_stuck(pos)
+            want = set(stuck_cards(pos))
             assert {c for c in range(52) if m >> c & 1} == want, pos.tableau
             # The search's own test answers from the walk's pointers, without the set.
             assert bool(K._is_stuck(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix)) == bool(want)
