@@ -67,6 +67,31 @@ def test_a_parquet_export_holds_the_same(store, tmp_path):
     assert [h.to_dict() for h in store_contents(parquet=out)] == [h.to_dict() for h in store_contents(db=store)]
 
 
+def test_a_dataset_with_parts_from_before_threads_were_kept(tmp_path):
+    """A --parquet-dir dataset whose older parts lack the threads column (written before rows kept it) and
+    whose newer parts have it: each row reads back as written, and the limits name the threads where known."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    from canfield_solver.studies.stores.parquet import ParquetResults
+    from canfield_solver.studies.stores.sqlite import parquet_schema, rules_id
+
+    fu = followup_rules(CANFIELD)
+    path = tmp_path / "ds"
+    with ParquetResults(path) as ds:
+        ds.put_many(fu, [_row(fu, 5, "solved", max_seconds=300.0)])
+    part = next((path / f"rules_id={rules_id(fu)}").iterdir())
+    old = pq.read_table(part)
+    old = old.drop_columns(["threads"])  # as a part written before the column existed
+    assert old.schema.names == [n for n in parquet_schema(pa).names if n not in ("threads", "rules_id")]
+    pq.write_table(old, part)
+    with ParquetResults(path) as ds:
+        ds.put_many(fu, [StoredResult(fu.name, 9, "unsolvable", 10, 4.0, 7, 0, 0, 300.0, None, threads=2)])
+    with ParquetResults(path, create=False) as ds:
+        assert [(x.seed, x.threads) for x in ds.results_in(fu, [(0, 100)])] == [(5, None), (9, 2)]
+    held = {h.rules: h for h in store_contents(parquet=path)}
+    assert held["canfield+followup"].limits == {"300 s": 1, "300 s, 2 threads": 1}
+
+
 @pytest.mark.parametrize("args, says", [
     ([], "give exactly one of --db FILE or --parquet PATH"),
     (["--db", "nowhere.sqlite"], "no result store at 'nowhere.sqlite'"),

@@ -175,8 +175,32 @@ def test_a_version_1_store_is_read_and_upgraded(tmp_path):
     with ResultStore(path) as st:
         st.put_many(r, [StoredResult("canfield", 4, "unknown", 50, 0.1, 9, 0, 0, 30.0, "nodes", max_nodes=50)])
         assert st.done_in(r, 30.0, 0, 10, max_nodes=50) == {3, 4} and st.get(r, 3).max_nodes is None
+        assert st.get(r, 4).threads is None and st.get(r, 3).threads is None
     with sqlite3.connect(path) as con:
-        assert dict(con.execute("SELECT key, value FROM meta"))["schema_version"] == "2"
+        assert dict(con.execute("SELECT key, value FROM meta"))["schema_version"] == "3"
+
+
+def test_a_version_2_store_gains_the_threads_column(tmp_path):
+    """A store written before rows kept their threads (schema 2) is read as it is, its old rows saying no
+    threads, and the first write adds the column: old rows stay None, new rows keep theirs."""
+    from canfield_solver.studies.stores.sqlite import rules_id
+
+    r = get_rules("canfield")
+    path = tmp_path / "v2.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(V1_SCHEMA.replace("('schema_version', '1')", "('schema_version', '2')"))
+    con.execute("ALTER TABLE results ADD COLUMN max_nodes INTEGER")
+    con.execute("INSERT INTO results VALUES (?, 'canfield', 3, 'solved', 9, 0.1, 52, 99, 0, 30.0, NULL, NULL, NULL, "
+                "'0.1', 0, NULL)", (rules_id(r),))
+    con.commit()
+    con.close()
+    with ResultStore(path) as st:
+        assert st.get(r, 3).threads is None
+        st.put_many(r, [StoredResult("canfield", 4, "unknown", 50, 0.1, 9, 0, 0, 30.0, "seconds", threads=2)])
+        assert [(x.seed, x.threads) for x in st.results(r)] == [(3, None), (4, 2)]
+        assert [d["threads"] for d in st.iter_rows()] == [None, 2]
+    with sqlite3.connect(path) as con:
+        assert dict(con.execute("SELECT key, value FROM meta"))["schema_version"] == "3"
 
 
 # --- The store ---------------------------------------------------------------------------------------

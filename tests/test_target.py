@@ -59,6 +59,28 @@ def test_what_is_done_is_never_undone_and_the_floor_is_said():
         plan(0, 0.7, 0.1, 0.3, 0.3, 30.0)
 
 
+def test_a_follow_up_costs_the_threads_it_searched_with(tmp_path):
+    """A follow-up's core-seconds are its seconds times its own threads, whatever the next run's; a row from
+    before threads were kept is priced at the next run's. A resumed study once priced 2-thread follow-ups at
+    one thread when run with --jobs 1, and planned half their cost."""
+    from canfield_solver import get_rules
+    from canfield_solver.studies.stores.sqlite import ResultStore, StoredResult
+    from canfield_solver.studies.target import measure
+    from canfield_solver.studies.two_phase import followup_rules
+
+    r = get_rules("canfield")
+    fu = followup_rules(r)
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        st.put_many(r, [StoredResult("canfield", s, "unknown" if s < 3 else "solved", 9, 0.5, 9, 0, 0, 2.0, None,
+                                     threads=1) for s in range(10)])
+        st.put_many(fu, [StoredResult(fu.name, 0, "solved", 9, 10.0, 52, 0, 0, 300.0, None, threads=2),
+                         StoredResult(fu.name, 1, "unsolvable", 9, 4.0, 9, 0, 0, 300.0, None, threads=1),
+                         StoredResult(fu.name, 2, "unsolvable", 9, 6.0, 9, 0, 0, 300.0, None)])
+        for next_threads, c2 in [(1, (20 + 4 + 6) / 3), (4, (20 + 4 + 24) / 3)]:
+            m = measure(st, r, 10, followup_threads=next_threads)
+            assert m.c1 == 0.5 and m.c2 == pytest.approx(c2)
+
+
 @needs_jit
 def test_a_study_run_to_its_target_stops_there_and_recounts_from_its_store(tmp_path):
     db = tmp_path / "t.sqlite"

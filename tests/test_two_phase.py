@@ -198,6 +198,7 @@ def test_a_followup_searches_its_sample_once_and_resumes(tmp_path):
         assert tp.reused >= 1 and tp.searched + tp.reused == 4 and tp.sampled == 4
         rows = st.results_in(followup_rules(r), [(0, 40)])
         assert [x.seed for x in rows] == sorted(want) and all(x.max_nodes == 200_000 for x in rows)
+        assert all(x.threads == 1 for x in rows) and all(st.get(r, s).threads == 1 for s in range(40))
         # The first pass's rows of those deals are kept, with their own limit.
         assert all(st.get(r, s).verdict == "unknown" and st.get(r, s).max_nodes == 2000 for s in want)
         again = run_followup(r, range(40), first, sample=4, store=st, max_seconds=None, max_nodes=200_000, jobs=1)
@@ -206,6 +207,16 @@ def test_a_followup_searches_its_sample_once_and_resumes(tmp_path):
             (tp.sample_won, tp.sample_lost, tp.sample_unknown)
     # The store alone gives the same estimate.
     assert stored_two_phase(r, range(40), db=db).interval == tp.interval
+
+
+@needs_jit
+def test_each_row_keeps_the_threads_its_deal_had(tmp_path):
+    """A deal searched with two threads says so in its row (what a follow-up's core-seconds are priced by)."""
+    db = str(tmp_path / "s.sqlite")
+    r = get_rules("canfield")
+    run_study(r, range(3), store=db, max_seconds=None, max_nodes=5000, jobs=1, threads=2)
+    with ResultStore(db) as st:
+        assert [(x.seed, x.threads) for x in st.results(r)] == [(0, 2), (1, 2), (2, 2)]
 
 
 def test_run_two_phase_without_a_store_and_the_cli(tmp_path):

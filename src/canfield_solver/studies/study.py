@@ -198,7 +198,7 @@ def _solve_game_chunk(key: GameKey, seeds: Sequence[int], max_seconds: float | N
         r, metrics = study_result(key.name, seed, max_nodes=max_nodes, max_seconds=max_seconds,
                                   max_memory_mb=max_memory_mb or DEFAULT_MEMORY_MB)
         out.append(StoredResult(name, seed, r.verdict.value, r.nodes, r.seconds, 0, len(r.moves), 0, max_seconds,
-                                r.limit, None, metrics or None, max_nodes=max_nodes))
+                                r.limit, None, metrics or None, max_nodes=max_nodes, threads=1))
     return out
 
 
@@ -231,13 +231,13 @@ def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], settings: Chunk
         if with_metrics:
             a = analyze(deal, max_seconds=max_seconds, max_memory_mb=cap_mb, **(analyze_options or {}))
             out.append(StoredResult(name, seed, a.verdict, a.nodes, a.seconds, a.best_score, a.solution_length,
-                                    a.redeals, max_seconds, a.limit, a.rating, a.metrics()))
+                                    a.redeals, max_seconds, a.limit, a.rating, a.metrics(), threads=1))
             continue
         r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=cap_mb, workers=threads)
         out.append(StoredResult(
             rules=name, seed=seed, verdict=r.verdict.value, nodes=r.nodes, seconds=r.seconds,
             best_score=r.best_score, solution_length=len(r.moves), redeals=sum(m == "redeal" for m in r.moves),
-            max_seconds=max_seconds, limit_hit=r.limit, max_nodes=max_nodes,
+            max_seconds=max_seconds, limit_hit=r.limit, max_nodes=max_nodes, threads=threads,
         ))
     return out
 

@@ -147,8 +147,9 @@ class Measured:
 
 
 def measure(st: Store, rules: RulesKey, deals: int, sample_seed: int = 0, followup_threads: int = 1) -> Measured:
-    """The study of ``rules`` over seeds ``0..deals-1`` as the store holds it. A follow-up searches one deal
-    with ``followup_threads`` threads, so its core-seconds are its stored seconds times those."""
+    """The study of ``rules`` over seeds ``0..deals-1`` as the store holds it. A follow-up's core-seconds are
+    its stored seconds times the threads it searched with, ``followup_threads`` where its row does not say
+    (rows stored before the store kept threads); a first-pass deal has one thread."""
     ranges = [(0, deals)]
     rows = st.results_in(rules, ranges)
     fol = st.results_in(followup_rules(rules), ranges)
@@ -157,7 +158,7 @@ def measure(st: Store, rules: RulesKey, deals: int, sample_seed: int = 0, follow
     unknown = sum(r.verdict == Verdict.UNKNOWN.value for r in rows)
     tp = recount(st, rules, ranges, sample_seed)
     c1 = sum(r.seconds for r in rows) / len(rows) if rows else 0.3
-    c2 = followup_threads * sum(r.seconds for r in fol) / len(fol) if fol else 30.0
+    c2 = sum(r.seconds * (r.threads or followup_threads) for r in fol) / len(fol) if fol else 30.0
     sw = tp.sample_won if tp else 0
     sl = tp.sample_lost if tp else 0
     su = tp.sample_unknown if tp else 0

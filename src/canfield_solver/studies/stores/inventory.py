@@ -16,7 +16,8 @@ from .sqlite import ResultStore, StoreError, pyarrow_modules
 
 __all__ = ["Held", "seed_spans", "store_contents"]
 
-_FIELDS = ("rules_id", "rules", "seed", "verdict", "max_seconds", "max_nodes", "solver_version")
+_FIELDS = ("rules_id", "rules", "seed", "verdict", "max_seconds", "max_nodes", "threads", "solver_version")
+_LATER = ("max_nodes", "threads")  # columns that data written before them lacks (their rows say None)
 
 
 class _Row(NamedTuple):
@@ -28,6 +29,7 @@ class _Row(NamedTuple):
     verdict: str
     max_seconds: float | None
     max_nodes: int | None
+    threads: int | None
     solver_version: str | None
 
 
@@ -42,13 +44,15 @@ def seed_spans(seeds: Iterable[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _limit(max_seconds: float | None, max_nodes: int | None) -> str:
+def _limit(max_seconds: float | None, max_nodes: int | None, threads: int | None = None) -> str:
+    """A row's limits in words (``300 s``, ``2 s, 1 thread``); rows stored before threads were kept name none."""
     parts = []
     if max_seconds is not None:
         parts.append(f"{max_seconds:g} s")
     if max_nodes is not None:
         parts.append(f"{max_nodes:,} nodes")
-    return " and ".join(parts) or "no limit"
+    text = " and ".join(parts) or "no limit"
+    return text if threads is None else f"{text}, {threads} thread{'' if threads == 1 else 's'}"
 
 
 @dataclass
@@ -94,12 +98,20 @@ def _parquet_rows(path: str) -> Iterator[_Row]:
 
     try:
         if os.path.isdir(path):
-            data = ds.dataset(path, format="parquet", partitioning="hive",
-                              exclude_invalid_files=True, ignore_prefixes=["_", "."])
+            import pyarrow as pa
+
+            # The parts' columns united (an older part lacks a newer column), the partition's typed as text.
+            options = dict(format="parquet", partitioning=ds.partitioning(pa.schema([("rules_id", pa.string())]),
+                                                                          flavor="hive"),
+                           exclude_invalid_files=True, ignore_prefixes=["_", "."])
+            data = ds.dataset(path, **options)
+            if data.files:
+                data = ds.dataset(path, schema=pa.unify_schemas(
+                    [data.schema] + [f.physical_schema for f in data.get_fragments()]), **options)
         else:
             data = ds.dataset(path, format="parquet")
         names = set(data.schema.names)
-        missing = [k for k in _FIELDS if k not in names and k != "max_nodes"]
+        missing = [k for k in _FIELDS if k not in names and k not in _LATER]
         if missing:
             raise StoreError(f"{path!r} is not a result store's Parquet data (no {', '.join(missing)} column)")
         cols = [k for k in _FIELDS if k in names]
@@ -131,14 +143,14 @@ def store_contents(db: "str | os.PathLike[str] | None" = None,
     held: dict[str, Held] = {}
     seeds: dict[str, list[int]] = {}
     versions: dict[str, set[str]] = {}
-    for rid, rules, seed, verdict, max_seconds, max_nodes, version in rows:
+    for rid, rules, seed, verdict, max_seconds, max_nodes, threads, version in rows:
         h = held.get(rid)
         if h is None:
             h = held[rid] = Held(rules=rules, rules_id=rid)
             seeds[rid], versions[rid] = [], set()
         h.deals += 1
         h.verdicts[verdict] = h.verdicts.get(verdict, 0) + 1
-        lim = _limit(max_seconds, max_nodes)
+        lim = _limit(max_seconds, max_nodes, threads)
         h.limits[lim] = h.limits.get(lim, 0) + 1
         seeds[rid].append(int(seed))
         if version:

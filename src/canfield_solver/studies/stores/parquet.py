@@ -252,7 +252,8 @@ class ParquetResults:
                 a, b = _span(seeds, lo, hi)
                 if a == b:  # a part whose span meets the range but none of whose seeds lies in it
                     continue
-                t = self._table(os.path.join(self._part_dir(rid), f), names)
+                t = self._table(os.path.join(self._part_dir(rid), f), None)
+                t = t.select([c for c in names if c in t.schema.names])  # a part older than a column lacks it
                 for d in t.to_pylist():
                     if lo <= d["seed"] < hi:
                         d["metrics"] = None if d["metrics"] is None else json.loads(d["metrics"])
@@ -309,7 +310,7 @@ class ParquetResults:
         self._cached_rows += len(got[0])
         return got
 
-    def _table(self, path: str, columns: list[str]) -> Any:
+    def _table(self, path: str, columns: list[str] | None) -> Any:
         try:
             return self.pq.read_table(path, columns=columns)
         except OSError as e:

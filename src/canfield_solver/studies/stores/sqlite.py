@@ -29,13 +29,16 @@ from ...solver import Verdict, verdict_counts
 __all__ = ["ResultStore", "StoreError", "StoredResult", "rules_id"]
 
 SCHEMA = "canfield-solver-results"
-SCHEMA_VERSION = 2  # 2: the max_nodes column (stores of version 1 gain it when opened for writing)
+SCHEMA_VERSION = 3  # 2: the max_nodes column; 3: the threads column (older stores gain them when opened
+# for writing)
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 COLUMNS = (
     "rules", "seed", "verdict", "nodes", "seconds", "best_score", "solution_length", "redeals",
-    "max_seconds", "max_nodes", "limit_hit", "rating", "metrics", "solver_version", "rules_id", "finished_at",
+    "max_seconds", "max_nodes", "threads", "limit_hit", "rating", "metrics", "solver_version", "rules_id", "finished_at",
 )
+
+_ADDED = ("max_nodes", "threads")  # columns added since version 1, in the order an upgrade adds them
 
 RulesKey = Union[Rules, GameKey]  # what a study's rows are kept under: Canfield's rules, or a game's name
 
@@ -117,6 +120,7 @@ class StoredResult:
     metrics: dict[str, object] | None = None
     solver_version: str = field(default_factory=_version.version)
     max_nodes: int | None = None
+    threads: int | None = None  # the search threads the deal had (None: a row stored before they were kept)
 
     def __post_init__(self) -> None:
         if self.limit_hit is not None and type(self.limit_hit) is not str:  # a budget.Limit: stored as its text
@@ -182,7 +186,7 @@ class ResultStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             if not exists:
                 self._create()
-                self._nodes_col = True
+                self._nodes_col = self._threads_col = True
         except sqlite3.DatabaseError as e:
             self._db.close()
             if "locked" in str(e) or "busy" in str(e):
@@ -220,23 +224,25 @@ class ResultStore:
                              f"(store schema {meta['schema_version']}); upgrade to read it")
 
     def _upgrade(self) -> None:
-        """Give a version-1 store the max_nodes column; a store that cannot be written (read-only) is
-        read as it is, and rows without the column count only their time limit."""
+        """Give an older store the columns it lacks (max_nodes, threads, in that order); a store that cannot
+        be written (read-only) is read as it is: rows without max_nodes count only their time limit, rows
+        without threads say none."""
         cols = {r[1] for r in self._db.execute("PRAGMA table_info(results)")}
-        self._nodes_col = "max_nodes" in cols
-        if self._nodes_col:
+        self._nodes_col, self._threads_col = "max_nodes" in cols, "threads" in cols
+        if self._nodes_col and self._threads_col:
             return
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
-                if "max_nodes" not in {r[1] for r in self._db.execute("PRAGMA table_info(results)")}:
-                    self._db.execute("ALTER TABLE results ADD COLUMN max_nodes INTEGER")
+                for col in _ADDED:
+                    if col not in {r[1] for r in self._db.execute("PRAGMA table_info(results)")}:
+                        self._db.execute(f"ALTER TABLE results ADD COLUMN {col} INTEGER")
                 self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            self._nodes_col = True
+            self._nodes_col = self._threads_col = True
         except sqlite3.OperationalError as e:
             if "locked" in str(e) or "busy" in str(e):
                 raise
-            self._nodes_col = False  # read-only: readable, not writable
+            # read-only: readable as it is, not writable
 
     def _create(self) -> None:
         self._db.executescript(f"""
@@ -263,6 +269,7 @@ class ResultStore:
                 solver_version TEXT NOT NULL,
                 finished_at REAL NOT NULL,
                 max_nodes INTEGER,
+                threads INTEGER,
                 PRIMARY KEY (rules_id, seed));
             COMMIT;
         """)
@@ -293,7 +300,7 @@ class ResultStore:
         values = [
             (rid, r.rules, _db_seed(r.seed), r.verdict, r.nodes, r.seconds, r.best_score, r.solution_length, r.redeals,
              r.max_seconds, r.limit_hit, r.rating, None if r.metrics is None else json.dumps(r.metrics),
-             r.solver_version, now, r.max_nodes)
+             r.solver_version, now, r.max_nodes, r.threads)
             for r in rows
         ]
         with self._db:  # one transaction
@@ -301,7 +308,7 @@ class ResultStore:
             self._db.executemany(
                 "INSERT OR REPLACE INTO results (rules_id, rules, seed, verdict, nodes, seconds, best_score, "
                 "solution_length, redeals, max_seconds, limit_hit, rating, metrics, solver_version, finished_at, "
-                "max_nodes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "max_nodes, threads) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
             if self._has_claims():  # a stored deal needs no claim any more
@@ -493,16 +500,16 @@ class ResultStore:
 
     def _row(self, row: tuple[Any, ...]) -> StoredResult:
         (_rid, rules, seed, verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit, rating,
-         metrics, version, _t, *rest) = row  # rest: max_nodes (absent from a read-only version-1 store)
+         metrics, version, _t, *rest) = row  # rest: max_nodes, threads (absent from a read-only older store)
         return StoredResult(rules, _py_seed(seed), verdict, nodes, seconds, best, length, redeals, max_seconds, limit_hit,
                             rating, None if metrics is None else json.loads(metrics), version,
-                            rest[0] if rest else None)
+                            rest[0] if rest else None, rest[1] if len(rest) > 1 else None)
 
     def iter_rows(self) -> Iterator[dict[str, object]]:
         cur = self._db.execute(
             "SELECT rules, seed, verdict, nodes, seconds, best_score, solution_length, redeals, max_seconds, "
-            f"{'max_nodes' if self._nodes_col else 'NULL'}, limit_hit, rating, metrics, solver_version, rules_id, "
-            "finished_at FROM results ORDER BY rules, seed")
+            f"{'max_nodes' if self._nodes_col else 'NULL'}, {'threads' if self._threads_col else 'NULL'}, "
+            "limit_hit, rating, metrics, solver_version, rules_id, finished_at FROM results ORDER BY rules, seed")
         for row in cur:
             d = dict(zip(COLUMNS, row))
             d["seed"] = _py_seed(d["seed"])
@@ -550,7 +557,7 @@ def parquet_schema(pa: Any) -> Any:
     return pa.schema([("rules", pa.string()), ("seed", pa.uint64()), ("verdict", pa.string()),
                       ("nodes", pa.int64()), ("seconds", pa.float64()), ("best_score", pa.int32()),
                       ("solution_length", pa.int32()), ("redeals", pa.int32()), ("max_seconds", pa.float64()),
-                      ("max_nodes", pa.int64()),
+                      ("max_nodes", pa.int64()), ("threads", pa.int32()),
                       ("limit_hit", pa.string()), ("rating", pa.string()), ("metrics", pa.string()),
                       ("solver_version", pa.string()), ("rules_id", pa.string()), ("finished_at", pa.float64())])
 
