@@ -104,7 +104,8 @@ class _StudyProgress:
 @click.option("--pysolfc", "pysolfc", default=None, metavar="START:STOP", callback=not_blank,
               help="Study PySolFC game numbers instead of seeds (rules default to pysolfc-canfield).")
 @click.option("--jobs", "-j", type=Whole(min=1), default=None,
-              help="Local worker processes (default: the core count).")
+              help="Local worker processes (default: the core count); a follow-up (--followup, --target) "
+                   "searches one deal at a time with this many threads, and each row keeps its threads.")
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit per deal; a deal that hits it counts as unknown.")
 @click.option("--max-nodes", type=Whole(min=1), default=None,
