@@ -209,6 +209,33 @@ def test_a_followup_searches_its_sample_once_and_resumes(tmp_path):
     assert stored_two_phase(r, range(40), db=db).interval == tp.interval
 
 
+def test_a_follow_up_stops_where_it_has_enough(tmp_path):
+    """``enough`` ends the pass at a batch boundary, with the estimate over the prefix done (what --target
+    asks, so that a round stops at the target and not at its end); it is never asked over reused rows alone."""
+    db = str(tmp_path / "s.sqlite")
+    r = get_rules("canfield")
+    first = run_study(r, range(40), store=db, **FIRST)
+    assert first.unknown >= 12
+    asked = []
+
+    def enough(tp):
+        asked.append(tp.sampled)
+        return tp.sampled >= 6
+
+    with ResultStore(db) as st:
+        want = draw_sample(st.unknown_in(r, [(0, 40)]), 12)
+        tp = run_followup(r, range(40), first, sample=12, store=st, max_seconds=None, max_nodes=20_000, jobs=1,
+                          enough=enough)
+        assert asked == [4, 8] and (tp.sample_size, tp.sampled, tp.searched) == (8, 8, 8)
+        assert sorted(x.seed for x in st.results_in(followup_rules(r), [(0, 40)])) == sorted(want[:8])
+        assert tp.interval == two_phase_interval(first.won, first.lost, first.unknown, tp.sample_won,
+                                                 tp.sample_lost, tp.sample_unknown)[1]
+        asked.clear()
+        again = run_followup(r, range(40), first, sample=12, store=st, max_seconds=None, max_nodes=20_000, jobs=1,
+                             enough=lambda tp: asked.append(tp.sampled) or True)
+        assert asked == [] and (again.reused, again.searched, again.sampled) == (8, 4, 12)  # the last batch
+
+
 @needs_jit
 def test_each_row_keeps_the_threads_its_deal_had(tmp_path):
     """A deal searched with two threads says so in its row (what a follow-up's core-seconds are priced by)."""

@@ -140,10 +140,15 @@ class Measured:
         """The 95% interval's half-width in points (half its width, as docs/win-rates.md's ± column), or None
         before there is an estimate."""
         tp = self.two_phase
-        if tp is None or tp.estimate is None:
-            return None
-        lo, hi = tp.interval
-        return 100 * (hi - lo) / 2
+        return None if tp is None else half_width(tp)
+
+
+def half_width(tp: TwoPhase) -> float | None:
+    """The 95% interval's half-width in points of a two-phase estimate (None before there is one)."""
+    if tp.estimate is None:
+        return None
+    lo, hi = tp.interval
+    return 100 * (hi - lo) / 2
 
 
 def measure(st: Store, rules: RulesKey, deals: int, sample_seed: int = 0, followup_threads: int = 1) -> Measured:
@@ -236,7 +241,7 @@ def run_to_target(
             sample = min(followups, first.unknown)
             tp = run_followup(r, range(deals), first, sample=sample, store=st, max_seconds=followup_seconds,
                               max_memory_mb=max_memory_mb, jobs=jobs, scheduler=scheduler, sample_seed=sample_seed,
-                              progress=followup_progress)
+                              progress=followup_progress, enough=lambda t: (half_width(t) or math.inf) <= target)
             m = measure(st, kept, deals, sample_seed, 1 if scheduler else (jobs or os.cpu_count() or 1))
             last = plan_from(m, target)
             hw = m.half_width

@@ -46,7 +46,7 @@ import os
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
@@ -239,6 +239,7 @@ def run_followup(
     progress: ProgressFn | None = None,
     numbering: str = "spec",
     sample_seed: int = 0,
+    enough: Callable[[TwoPhase], bool] | None = None,
 ) -> TwoPhase:
     """The follow-up pass of a study whose first pass is ``first`` (``run_study`` over the same ``rules``,
     ``seeds`` and ``store``): ``sample`` of its unknown deals, drawn by ``draw_sample``, searched again at
@@ -248,6 +249,10 @@ def run_followup(
     count; the sample is small, its deals are the slow ones); on a Dask cluster (``scheduler``) one deal
     per task. The rows are stored under ``followup_rules``; deals already followed up at these limits are
     taken from the store.
+
+    ``enough(tp)``, when given, is asked after each batch that searched a deal, with the estimate over the
+    sample done so far (a prefix of the sampling order): once it says yes the pass stops there, and the
+    estimate is over that prefix (``winrate --target`` stops at its target, not at the end of a round).
     """
     played: Rules | GameKey = rules if isinstance(rules, GameKey) else get_rules(rules)
     kept = played if isinstance(played, GameKey) else stored_rules(played, numbering)
@@ -259,6 +264,7 @@ def run_followup(
     else:
         raise CanfieldError("a follow-up of a study this large needs a result store (--db or --parquet-dir)")
     chosen = draw_sample(unknown, sample, sample_seed)
+    asked = len(chosen)
     kept_f = followup_rules(kept)
     # In sampling order, a batch at a time, so that an interrupted follow-up leaves (nearly) a prefix of the
     # sample done: the part ``complete_prefix`` counts from the store alone.
@@ -290,7 +296,12 @@ def run_followup(
         done["wall"] += fw.wall_seconds
         done["search"] += fw.search_seconds
         rows.extend(fw.results)
-    return _make(kept.name, (first.won, first.lost, first.unknown), len(chosen), rows,
+        # Asked only after a batch that searched (a stop inside the reused part would search nothing new).
+        if enough is not None and fw.searched and i + batch < len(chosen) and \
+                enough(_make(kept.name, (first.won, first.lost, first.unknown), len(rows), rows)):
+            asked = len(rows)
+            break
+    return _make(kept.name, (first.won, first.lost, first.unknown), asked, rows,
                  first_seconds=first.max_seconds, followup_seconds=max_seconds, followup_nodes=max_nodes,
                  searched=done["searched"], reused=done["reused"], wall_seconds=done["wall"],
                  search_seconds=done["search"])
