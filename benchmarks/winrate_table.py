@@ -15,8 +15,8 @@ earlier one's deals). ``table`` recounts every row with ``canfield winrate
 --summary`` and prints a Markdown table with the command of each row and
 the cost in core-seconds per deal of each pass (search time as stored).
 
-The rows of issue 50 (``TARGETS``: ``canfield`` to ±0.5 points, ``canfield-whole-pile`` and
-``pysolfc-canfield`` to ±1.0) are run by the product itself, ``canfield winrate --target H``, which plans
+The rows of issue 50 (``TARGETS``: ``canfield`` to ±0.5 points, since issue 60 ±0.3, ``canfield-whole-pile``
+and ``pysolfc-canfield`` to ±1.0) are run by the product itself, ``canfield winrate --target H``, which plans
 the deals and follow-ups from what is stored and stops at the precision; ``--upto`` does not apply to them,
 and their table row counts seeds ``0..N-1``, ``N`` the deals its study has done.
 """
@@ -91,7 +91,7 @@ SIZES = {  # label or preset -> (deals, follow-up sample)
 }
 DEFAULT_SIZE = (26_000, 250)
 # Issue 50's rows: the product plans them (``winrate --target``); SIZES' guesses no longer apply.
-TARGETS = {"canfield": 0.5, "canfield-whole-pile": 1.0, "pysolfc-canfield": 1.0}
+TARGETS = {"canfield": 0.3, "canfield-whole-pile": 1.0, "pysolfc-canfield": 1.0}
 
 
 def _row(label: str, **kw) -> Row:
@@ -204,7 +204,7 @@ def _estimate(d: dict) -> tuple[str, str, str]:
     if tp and tp["win_rate"] is not None:
         f = tp["followup"]
         lo, hi = tp["ci95"]
-        return (f"{f['won']} / {f['lost']} / {f['unknown']} of {f['sampled']}",
+        return (f"{f['won']} / {f['lost']} / {f['unknown']} of {f['sampled']:,}",
                 f"{100 * tp['win_rate']:.2f}% ({100 * lo:.2f}–{100 * hi:.2f}%)", f"{50 * (hi - lo):.2f}")
     if not d["unknown"]:  # every deal decided in the first pass: Wilson's interval, no follow-up needed
         lo, hi = d["ci95"]
@@ -274,14 +274,14 @@ def table(a: argparse.Namespace) -> int:
             both = f"{100 * d['ci95_unknowns_both_ways'][0]:.2f}–{100 * d['ci95_unknowns_both_ways'][1]:.2f}"
             fu, est, pm = _estimate(d)
             if d["two_phase"] and d["two_phase"]["win_rate"] is not None:
-                fu = f"{d['two_phase']['followup']['sampled']} of {d['unknown']:,}"
+                fu = f"{d['two_phase']['followup']['sampled']:,} of {d['unknown']:,}"
             label = f"`{row.preset}`" if row.preset else row.label
             print(f"| {label} | {d['deals']:,} | {d['won']:,} / {d['lost']:,} / {d['unknown']:,} | {both} | {fu} | "
                   f"{est.replace('%)', ')')} | {pm} | {PUBLISHED_SOURCE.get(row.preset or '', '')} |")
         return 0
     print("| rules | deals | won / lost / unknown (2 s) | rate over decided | unknowns both ways | follow-up "
           "(300 s): won / lost / unknown | two-phase estimate (95% CI) | ± | core-s per deal: 1st / follow-up "
-          "| to reach the target (±0.5 canfield, else ±1.0) |")
+          "| to reach the target (±0.3 canfield, else ±1.0) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     commands = []
     for row, d in rows:
