@@ -48,6 +48,11 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     limit = drive(call, nodes, max_nodes=max_nodes, max_seconds=max_seconds, chunk=chunk, t0=t0,
                   progress=progress)
     status = C.RUNNING if limit is Limit.INTERRUPTED else last[0]
+    if limit is Limit.INTERRUPTED and st[C.ST_STARTED] and st[C.ST_BEST] == 4 * start.rules.ranks:
+        # The kernel's last call won, and the interrupt came as it returned, so its SOLVED was lost (Numba's
+        # wrapper raised instead). A win is recorded only with its line (ST_BEST reaches every card home only
+        # where the kernel stops on the won child), which the solver replays as it does any solution.
+        status, limit = C.SOLVED, None
     seconds = time.perf_counter() - t0
     if keep is not None:
         keep["problem"], keep["tables"] = prob, tables
