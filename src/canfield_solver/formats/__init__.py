@@ -6,6 +6,8 @@
   ``spec`` (SPEC §2 seeds, ``Deal.from_seed``) or ``pysolfc`` (PySolFC game
   numbers, ``pysolfc.pysolfc_deal``).
 - ``movelog`` reads the moves files of ``check``, ``hint`` and ``show``.
+- ``pysolfc`` also reads a live PySolFC table as a deal and writes one back (``table_deal``,
+  ``deal_table``), for the PySolFC plugin (``canfield_solver.pysolfc``).
 """
 
 from __future__ import annotations

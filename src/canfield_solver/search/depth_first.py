@@ -1,5 +1,6 @@
 """One thread's depth-first search of a position: ``kernel._search`` run in chunks of nodes, the tables grown
-between chunks, the limits checked between chunks. ``solver.solve`` calls it for ``workers=1``."""
+between chunks, the limits checked between chunks. ``solver.solve`` calls it for ``workers=1``. Ctrl-C or
+SIGTERM ends it with ``Limit.INTERRUPTED``, except when it lands as the kernel returns a win: the win stands."""
 
 from __future__ import annotations
 

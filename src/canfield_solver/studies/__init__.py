@@ -1,4 +1,5 @@
 """Many deals at once: win-rate studies (``study``, local processes or a Dask cluster), their result stores
-(``store``: SQLite; ``dataset``: partitioned Parquet), two-phase estimates (``two_phase``), studies run to a
+(``stores``: ``sqlite``, one SQLite file; ``parquet``, a partitioned Parquet
+dataset; ``inventory``, what either holds), two-phase estimates (``two_phase``), studies run to a
 precision (``target``; ``priors``, the project's own studies a plan starts from before a store holds anything),
 seed sets (``seeds``), and deals picked for apps (``pick``, written and verified as ``packs``)."""

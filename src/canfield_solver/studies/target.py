@@ -143,6 +143,10 @@ class Measured:
         return None if tp is None else half_width(tp)
 
 
+def _within(hw: float | None, target: float) -> bool:
+    return hw is not None and hw <= target
+
+
 def half_width(tp: TwoPhase) -> float | None:
     """The 95% interval's half-width in points of a two-phase estimate (None before there is one)."""
     if tp.estimate is None:
@@ -241,13 +245,13 @@ def run_to_target(
             sample = min(followups, first.unknown)
             tp = run_followup(r, range(deals), first, sample=sample, store=st, max_seconds=followup_seconds,
                               max_memory_mb=max_memory_mb, jobs=jobs, scheduler=scheduler, sample_seed=sample_seed,
-                              progress=followup_progress, enough=lambda t: (half_width(t) or math.inf) <= target)
+                              progress=followup_progress, enough=lambda t: _within(half_width(t), target))
             m = measure(st, kept, deals, sample_seed, 1 if scheduler else (jobs or os.cpu_count() or 1))
             last = plan_from(m, target)
             hw = m.half_width
             tell(f"{deals:,} deals, {m.followups:,} follow-ups: half-width "
                  f"{'n/a' if hw is None else f'±{hw:.2f}'} points; {last}")
-            if hw is not None and hw <= target:
+            if _within(hw, target):
                 # the estimate is the store's recount (every follow-up held, not only this round's sample)
                 return replace(first, two_phase=m.two_phase or tp), last
             if not last.reachable:

@@ -1,5 +1,5 @@
 """What a result store holds (``canfield stored``): per rules, the deals and their verdicts, the seed spans,
-the limits they were searched at and the solver versions, read from the store alone (nothing searched).
+the limits (and threads) they were searched at and the solver versions, read from the store alone (nothing searched).
 
 Three kinds of store are read: a SQLite result store (``--db``), a ``--parquet-dir`` dataset folder and a
 one-file Parquet export (``export --parquet``). A study's follow-up rows are rules of their own
@@ -12,12 +12,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple
 
-from .sqlite import ResultStore, StoreError, pyarrow_modules
+from .sqlite import ADDED_COLUMNS, ResultStore, StoreError, pyarrow_modules
 
 __all__ = ["Held", "seed_spans", "store_contents"]
 
 _FIELDS = ("rules_id", "rules", "seed", "verdict", "max_seconds", "max_nodes", "threads", "solver_version")
-_LATER = ("max_nodes", "threads")  # columns that data written before them lacks (their rows say None)
 
 
 class _Row(NamedTuple):
@@ -111,7 +110,7 @@ def _parquet_rows(path: str) -> Iterator[_Row]:
         else:
             data = ds.dataset(path, format="parquet")
         names = set(data.schema.names)
-        missing = [k for k in _FIELDS if k not in names and k not in _LATER]
+        missing = [k for k in _FIELDS if k not in names and k not in ADDED_COLUMNS]  # older data lacks these
         if missing:
             raise StoreError(f"{path!r} is not a result store's Parquet data (no {', '.join(missing)} column)")
         cols = [k for k in _FIELDS if k in names]

@@ -5,7 +5,8 @@ a study killed at any moment (Ctrl-C, ``kill -9``, a dead worker) leaves a
 file holding exactly the deals it finished; running the study again skips
 them. A row is keyed by the rules' parameters (``rules_id``, a hash of the
 ``Rules`` fields), not only by the name, so two custom rule files that share
-a name never mix.
+a name never mix. A row also says the limits it was searched at (``max_seconds``, ``max_nodes``) and
+the search threads it had (``threads``, since schema 3); ``ADDED_COLUMNS`` are those an older store gains.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ COLUMNS = (
     "max_seconds", "max_nodes", "threads", "limit_hit", "rating", "metrics", "solver_version", "rules_id", "finished_at",
 )
 
-_ADDED = ("max_nodes", "threads")  # columns added since version 1, in the order an upgrade adds them
+ADDED_COLUMNS = ("max_nodes", "threads")  # added since version 1, in the order an upgrade adds them
 
 RulesKey = Union[Rules, GameKey]  # what a study's rows are kept under: Canfield's rules, or a game's name
 
@@ -234,7 +235,7 @@ class ResultStore:
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
-                for col in _ADDED:
+                for col in ADDED_COLUMNS:
                     if col not in {r[1] for r in self._db.execute("PRAGMA table_info(results)")}:
                         self._db.execute(f"ALTER TABLE results ADD COLUMN {col} INTEGER")
                 self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
