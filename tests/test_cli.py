@@ -212,8 +212,8 @@ def test_analyze_exits_as_solve_does_and_says_how_to_go_further():
     """Issue 63: analyze exited 0 for lost, unknown and interrupted deals and gave no next command."""
     assert invoke("analyze", "2", "--max-seconds", "5", "--playouts", "2").exit_code == 0
     assert invoke("analyze", "20", "--max-seconds", "5", "--playouts", "2").exit_code == 1
-    unknown = invoke("analyze", "1001", "--rules", "rainbow", "--max-seconds", "0.5", "--playouts", "2")
-    assert unknown.exit_code == 3 and "to go further, run: canfield analyze 1001" in unknown.output
+    unknown = invoke("analyze", "1003", "--rules", "rainbow", "--max-seconds", "0.5", "--playouts", "2")
+    assert unknown.exit_code == 3 and "to go further, run: canfield analyze 1003" in unknown.output
 
 
 def test_wording_counts_and_columns():
@@ -230,7 +230,7 @@ def test_wording_counts_and_columns():
 def test_the_advice_on_unknown_says_when_a_preset_is_mostly_undecided():
     """Issue 63: under rainbow and chameleon the advice went 60 -> 240 -> 960 s with no word that most of
     those presets' deals stay unknown at any reasonable limit."""
-    hard = invoke("solve", "1001", "--rules", "rainbow", "--max-nodes", "20000")
+    hard = invoke("solve", "1003", "--rules", "rainbow", "--max-nodes", "20000")
     assert hard.exit_code == 3 and "note: under rainbow most deals stay undecided: 87% of 1,000" in hard.output
     strict = invoke("solve", "35", "--max-nodes", "20000")
     assert strict.exit_code == 3 and "to go further" in strict.output and "most deals stay undecided" not in strict.output

@@ -295,14 +295,22 @@ def solve(
         from .search import layered
 
         outcome = layered.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds, workers)
-    elif workers > 1:
-        from .search import parallel
-
-        outcome = parallel.search(start, workers, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
     else:
-        from .search import depth_first
+        def exact(nodes: int | None, seconds: float | None) -> "Outcome":
+            if workers > 1:
+                from .search import parallel
 
-        outcome = depth_first.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds)
+                return parallel.search(start, workers, nodes, seconds, max_memory_mb, progress, compile_seconds)
+            from .search import depth_first
+
+            return depth_first.search(start, nodes, seconds, max_memory_mb, progress, compile_seconds)
+
+        from .search import portfolio
+
+        if method == "auto" and portfolio.wanted(start.rules):
+            outcome = portfolio.search(start, deadline, max_nodes, max_memory_mb, progress, exact)
+        else:
+            outcome = exact(max_nodes, max_seconds)
     if method == "auto" and outcome.limit == Limit.MEMORY and not outcome.won:
         outcome = _then_layered(outcome, start, deadline, max_nodes, max_memory_mb, progress, compile_seconds,
                                 workers)

@@ -29,6 +29,7 @@ BASE_CAP = 720 * 2**20  # bytes: up to this cap the tables grow as under the old
 FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
 SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
 COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
+SAFE_ANY = True  # where any suit builds, a card goes home once every foundation holds r - 1 cards (kernel._is_safe)
 POOL = True  # with draw 1 and unlimited redeals, talon cards go onto columns only to be built on (_pool_chain)
 
 
@@ -40,6 +41,8 @@ def _safe_mode(r: Rules) -> int:
         return 1
     if r.build == "alternate" and (r.tableau_wrap == "relative-to-base" or (r.tableau_wrap == "none" and r.base == 0)):
         return 2
+    if r.build == "any" and SAFE_ANY:
+        return 4 if r.tableau_wrap == "relative-to-base" else 5
     return 3
 
 

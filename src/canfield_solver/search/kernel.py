@@ -559,7 +559,15 @@ def _is_safe(card, sc, d, params, lut):
     mode = params[P_SAFE]
     if mode == 0:
         return False
-    if mode == 3:
+    if mode >= 4:
+        # Any suit builds (solver notes, "A card home once every card it could host can go home"): a card of
+        # rank r hosts only rank r - 1 cards; once every foundation holds r - 1 cards, each of those not home
+        # goes home as soon as it can move at all, and nothing can lie on it (rank r - 2 is home).
+        r = lut[card, LUT_REL]
+        lo = min(min(sc[d, SC_F], sc[d, SC_F + 1]), min(sc[d, SC_F + 2], sc[d, SC_F + 3]))
+        if r >= 2 or (r == 1 and mode == 4):
+            return lo >= r - 1
+    if mode >= 3:
         for k in range(4):
             g = lut[card, LUT_GUESTS + k]
             if g >= 0 and not _home(g, sc, d, lut):

@@ -1,0 +1,87 @@
+"""Searches for wins by playing games out (``playout.kernel``) under the usual limits: greedy random playouts
+(``level`` 0) or nested Monte Carlo searches of level 1 (``level`` 1, the one the solver runs). ``run``
+returns a ``PlayoutOutcome``: a win's moves are the kernel's move codes, which the solver decodes and replays
+as it does every line, and the best line any search followed, a real line too. A loss proves nothing."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ...budget import Limit, Step, drive
+from ...engine.position import Position
+from .. import codec as C
+from ..arrays import LoneSearch, decode
+from . import kernel as PK
+
+__all__ = ["PlayoutOutcome", "run", "ENTRY_POINTS"]
+
+VISIT_ROWS = 1 << 12  # the positions of one playout or line (a few hundred at most)
+STEPS_PER_PLAYOUT = 200  # level 0: a call plays about budget / this many playouts
+ENTRY_POINTS = (PK.nested,)  # what the solver runs (level 0 is for measurements)
+
+
+@dataclass
+class PlayoutOutcome:
+    """How the searches ended: ``won`` with ``solution`` (kernel move codes), or a ``limit`` (``None`` when
+    ``max_rounds`` ended them). ``best_path`` reaches ``best_score`` cards home (the best line followed)."""
+
+    won: bool
+    limit: Limit | None
+    solution: list[int]
+    best_score: int
+    best_path: list[int]
+    playouts: int
+    rounds: int
+    steps: int
+    seconds: float
+    decode: Callable[[list[int]], list[str]]
+
+
+def run(start: Position, max_nodes: int | None, max_seconds: float | None, seed: int = 1,
+        progress: Callable[[int, float], None] | None = None, level: int = 1,
+        max_rounds: int | None = None) -> PlayoutOutcome:
+    """Playouts (``level`` 0) or nested searches (``level`` 1) from ``start`` until one wins, ``max_rounds``
+    nested searches have run, or a limit (steps as nodes, seconds, Ctrl-C) stops them; ``seed`` starts the
+    random generator (the same seed and limits in nodes, the same searches)."""
+    t0 = time.perf_counter()
+    prob = LoneSearch(start)
+    visit = np.zeros((VISIT_ROWS, 2), np.uint64)
+    main_visit = np.zeros((VISIT_ROWS, 2), np.uint64)
+    line = np.zeros(prob.moves.shape[0], np.int64)
+    best_line = np.zeros(prob.moves.shape[0], np.int64)
+    rng = np.array([(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)], np.uint64)
+    words = np.zeros(4, np.uint64)
+    stats = np.zeros(PK.NYSTATS, np.int64)
+    won = [False]
+    best: list = [start.score, []]  # the best line followed (nested): score, move codes
+
+    def call(budget: int) -> Step:
+        if level == 0:
+            won[0] = PK.playouts(prob.deal, prob.stack, visit, line, rng, words, prob.scratch, stats,
+                                 max(1, budget // STEPS_PER_PLAYOUT)) == 1
+            return Step.DONE if won[0] else Step.GOING
+        won[0] = PK.nested(prob.deal, prob.stack, visit, main_visit, line, best_line, rng, words, prob.scratch,
+                           stats) == 1
+        if won[0]:
+            return Step.DONE
+        n = int(stats[PK.Y_LINE_LEN])
+        score = int(sum(prob.sc[n, C.SC_F:C.SC_F + 4]))
+        if score > best[0]:
+            best[0], best[1] = score, [int(m) & C.MOVE_BITS for m in best_line[:n]]
+        return Step.DONE if max_rounds is not None and stats[PK.Y_ROUNDS] >= max_rounds else Step.GOING
+
+    limit = drive(call, lambda: int(stats[PK.Y_STEPS]), max_nodes=max_nodes, max_seconds=max_seconds,
+                  chunk=1 << 15, t0=t0, progress=progress)
+    solution: list[int] = []
+    if won[0]:
+        won_line = line if level == 0 else best_line
+        solution = [int(won_line[k]) & C.MOVE_BITS for k in range(int(stats[PK.Y_WON_LEN]))]
+    return PlayoutOutcome(won=won[0], limit=None if won[0] else limit, solution=solution,
+                          best_score=4 * start.rules.ranks if won[0] else best[0],
+                          best_path=solution if won[0] else best[1], playouts=int(stats[PK.Y_PLAYOUTS]),
+                          rounds=int(stats[PK.Y_ROUNDS]), steps=int(stats[PK.Y_STEPS]),
+                          seconds=time.perf_counter() - t0, decode=lambda path: decode(prob, start, path))

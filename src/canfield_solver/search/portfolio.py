@@ -1,0 +1,156 @@
+"""The second design (issue 70): where any suit builds, two searches of another kind run before the exact
+one, each in a share of the caller's limits, and the exact search gets what they leave.
+
+1. **Wins**: nested Monte Carlo searches of level 1 (``search.playout``), ``NESTED_SHARE`` of the time, at
+   most ``NESTED_ROUNDS`` searches. They win most of the deals the depth-first search walks past under
+   these rules in milliseconds (issue 70's count: 43 of `rainbow`'s seeds 1000-1099 within 0.5 s, where
+   the exact search decides 19 in 2 s).
+2. **Losses**: the abstract game over ranks (``search.ranks``, ``PROVE``), ``PROVE_SHARE`` of the time and
+   of the memory; it ends early when it wins abstractly (which proves nothing), and what it leaves of its
+   share goes to the exact search. An exhausted abstract game proves the deal lost (solver notes, "Loss
+   proofs over ranks"): on `chameleon` it proves lost in seconds deals the exact search leaves unknown
+   after 10 s.
+3. The exact search (``depth_first``, or ``parallel`` with several workers) with what is left.
+
+Under other rules (alternate colours, in suit) the count found nothing worth their time
+(benchmarks/second_design_census.py: 0-2 of each preset's 2-s unknowns), and ``wanted`` is False: the
+solver runs the exact search alone, node for node as before.
+
+``search`` returns the ``Outcome`` that decided (a win's line, replayed by the solver as every line is; a
+proof of loss) or the exact search's, with every phase's nodes counted and said in ``stats["phases"]``.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Callable
+
+from .. import compiles
+from ..budget import Deadline, Limit, takes_keyword
+from ..engine.position import Position
+from ..engine.rules import Rules
+from .outcome import Outcome
+
+NESTED_SHARE = 0.05   # of the time limit, for the nested searches
+NESTED_MAX_SECONDS = 3.0  # and at most this many seconds of it
+NESTED_ROUNDS = 16    # nested searches at most (each a few milliseconds on a 52-card deal)
+PROVE_SHARE = 0.5     # of the time limit (and of the memory cap), for the abstract game over ranks
+MIN_SECONDS = 0.01    # a phase given less time than this is not run
+
+
+
+def wanted(r: Rules) -> bool:
+    """Whether the phases run before the exact search under these rules: where any suit builds (and no move
+    reads an identity: ``ranks.classes``). Asked without importing the phases' kernels."""
+    return r.build == "any" and r.column_moves != "whole-or-freeing"
+
+
+@functools.cache
+def _kernels() -> tuple:
+    """The phases' modules, imported (and their kernels registered with ``compiles``) on first use."""
+    from . import playout, ranks
+
+    compiles.entry_points("portfolio", *playout.ENTRY_POINTS, *ranks.ENTRY_POINTS)
+    return playout, ranks
+
+
+@functools.cache  # once a process
+def warm_up() -> float:
+    """Compile (or load) the phases' kernels on a throwaway deal, once a machine; the seconds it took."""
+    from ..engine.deal import Deal
+    from ..engine.rules import get_rules
+
+    playout, ranks = _kernels()
+    t0 = time.perf_counter()
+    with compiles.compiling("portfolio"):
+        start = Position(Deal.from_seed(0, get_rules("rainbow")))
+        playout.run(start, 1, None, level=1, max_rounds=1)
+        ranks.prove(start, 1, None, 16)
+        ranks.warm_up_rehash()
+    return time.perf_counter() - t0
+
+
+def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
+    if progress is not None and takes_keyword(progress, "event"):
+        progress(nodes, seconds, event=text)
+
+
+def _share(left: float | None, share: float, most: float | None = None) -> float | None:
+    if left is None:
+        return most
+    s = left * share
+    return s if most is None else min(s, most)
+
+
+def search(start: Position, deadline: Deadline, max_nodes: int | None, max_memory_mb: int,
+           progress: Callable[..., None] | None, exact: Callable[[int | None, float | None], Outcome]) -> Outcome:
+    """The phases, then ``exact(max_nodes, max_seconds)`` with what they leave; the Outcome that decided.
+
+    The phases run only when their kernels are compiled or their first compile fits the time left
+    (``compiles.estimate``); otherwise the exact search runs alone with the whole limit.
+    """
+    playout, ranks = _kernels()
+    t0 = time.perf_counter()
+    left = deadline.left()
+    if not compiles.compiled("portfolio"):
+        expect, _source = compiles.estimate("portfolio")
+        if left is not None and left < 2 * expect:
+            return exact(max_nodes, left)
+        warm_up()
+    phases: list[dict] = []
+    spent = 0
+    best: tuple[int, list[int], Callable[[list[int]], list[str]]] | None = None
+
+    def budget(share: float) -> int | None:
+        return None if max_nodes is None else max(0, int((max_nodes - spent) * share))
+
+    # 1. Wins.
+    secs = _share(deadline.left(), NESTED_SHARE, NESTED_MAX_SECONDS)
+    if secs is None or secs >= MIN_SECONDS:
+        w = playout.run(start, budget(NESTED_SHARE), secs, level=1, max_rounds=NESTED_ROUNDS)
+        spent += w.steps
+        phases.append({"phase": "nested", "ended": "won" if w.won else str(w.limit or "rounds"), "nodes": w.steps,
+                       "rounds": w.rounds, "seconds": round(w.seconds, 4)})
+        if w.won:
+            _event(progress, spent, time.perf_counter() - t0, f"a nested search won in {w.seconds:.2f} s")
+            return _outcome(start, True, None, w.solution, w.best_score, w.solution, spent, t0, w.decode, phases)
+        if w.limit is Limit.INTERRUPTED:
+            return _outcome(start, False, Limit.INTERRUPTED, [], w.best_score, w.best_path, spent, t0, w.decode,
+                            phases)
+        best = (w.best_score, w.best_path, w.decode)
+    # 2. Losses.
+    secs = _share(deadline.left(), PROVE_SHARE)
+    if secs is None or secs >= MIN_SECONDS:
+        p = ranks.prove(start, budget(PROVE_SHARE), secs, max(16, int(max_memory_mb * PROVE_SHARE)))
+        spent += p.nodes
+        phases.append({"phase": "prove", "ended": "lost" if p.proved_lost else p.ended if p.limit is None
+                       else str(p.limit), "nodes": p.nodes, "rows": p.rows, "seconds": round(p.seconds, 4)})
+        if p.proved_lost:
+            _event(progress, spent, time.perf_counter() - t0,
+                   f"the game over ranks is lost: the deal is lost ({p.rows:,} positions, {p.seconds:.2f} s)")
+            score, path, decode = best if best is not None else (start.score, [], p.decode)
+            return _outcome(start, False, None, [], score, path, spent, t0, decode, phases)
+        if p.limit is Limit.INTERRUPTED:
+            score, path, decode = best if best is not None else (start.score, [], p.decode)
+            return _outcome(start, False, Limit.INTERRUPTED, [], score, path, spent, t0, decode, phases)
+    # 3. The exact search, with what is left.
+    rest = None if max_nodes is None else max(0, max_nodes - spent)
+    out = exact(rest, deadline.left())
+    out.nodes += spent
+    out.stats = {**out.stats, "phases": phases + [{"phase": "exact", "nodes": out.nodes - spent,
+                                                   "seconds": round(out.seconds, 4)}]}
+    out.seconds = time.perf_counter() - t0
+    if not out.won and best is not None and best[0] > out.best_score:
+        out.best_score, out.best_path, out.decode = best[0], best[1], best[2]
+    return out
+
+
+def _outcome(start: Position, won: bool, limit: Limit | None, solution: list[int], best_score: int,
+             best_path: list[int], nodes: int, t0: float, decode: Callable[[list[int]], list[str]],
+             phases: list[dict]) -> Outcome:
+    """An Outcome decided by a phase (or interrupted in one)."""
+    return Outcome(won=won, limit=limit, truncated=False, solution=solution, best_score=best_score,
+                   best_path=best_path, nodes=nodes, max_depth=len(solution or best_path), positions=0,
+                   seconds=time.perf_counter() - t0, decode=decode,
+                   stats={"phases": phases, "decided_by": phases[-1]["phase"] if limit is None else None})

@@ -1,0 +1,148 @@
+"""The search over card classes: wins the exact search walks past (``find``), losses proved over ranks
+(``prove``). Both run ``ranks.kernel.search`` under the usual limits and return a ``ClassOutcome``; the
+solver decides what a verdict may rest on (a ``find`` win, replayed; a ``prove`` exhaustion).
+
+A card's class is what the building rule reads of it (``classes``): its rank where any suit builds, its
+rank and colour where colours alternate. Where cards build in suit every class holds one card, and where
+a part of a column moves only when it frees a card for its foundation a move reads an identity: there
+``classes`` is None and neither search runs.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ...budget import Limit, Step, drive
+from ...engine.position import Position
+from ...engine.rules import Rules
+from .. import codec as C
+from ..arrays import LoneSearch, decode
+from . import kernel as RK
+
+__all__ = ["ClassOutcome", "classes", "find", "prove", "usable", "FIND", "PROVE", "ENTRY_POINTS"]
+
+FIND, PROVE = RK.FIND, RK.PROVE
+ENTRY_POINTS = (RK.search, RK.rehash)
+CHUNK = 1 << 16
+INITIAL_ROWS = 1 << 16
+LOAD = 0.7
+
+
+def classes(r: Rules) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each card's class (int64[52]) and the other cards of its class (int64[52, 4], -1 after the last);
+    None where classes would not be sound or would hold one card each."""
+    if r.build == "suit" or r.column_moves == "whole-or-freeing":
+        return None
+    cls = np.full(52, -1, np.int64)
+    for c in r.deck:
+        rank, suit = c % 13, c // 13
+        cls[c] = rank if r.build == "any" else 2 * rank + (1 if suit in (1, 2) else 0)
+    peers = np.full((52, 4), -1, np.int64)
+    for c in r.deck:
+        others = [x for x in r.deck if x != c and cls[x] == cls[c]]
+        peers[c, :len(others)] = others
+    return cls, peers
+
+
+def usable(r: Rules) -> bool:
+    """Whether the search over classes runs under these rules (``classes`` is not None)."""
+    return classes(r) is not None
+
+
+@dataclass
+class ClassOutcome:
+    """How a search over classes ended.
+
+    ended
+        ``"won"`` (FIND: ``solution`` wins; PROVE: an abstract win, which proves nothing), ``"exhausted"``
+        (PROVE: the deal is lost, unless ``truncated``; FIND: nothing), or ``"limit"`` (``limit`` says which).
+    """
+
+    mode: int
+    ended: str
+    limit: Limit | None
+    truncated: bool
+    solution: list[int]
+    nodes: int
+    rows: int
+    best_score: int
+    seconds: float
+    decode: Callable[[list[int]], list[str]]
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def proved_lost(self) -> bool:
+        return self.mode == PROVE and self.ended == "exhausted" and not self.truncated
+
+    @property
+    def won(self) -> bool:
+        return self.mode == FIND and self.ended == "won"
+
+
+def _run(start: Position, mode: int, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+         progress: Callable[[int, float], None] | None) -> ClassOutcome:
+    t0 = time.perf_counter()
+    found = classes(start.rules)
+    if found is None:
+        raise ValueError(f"no search over classes under rules {start.rules.name!r}")
+    cls, peers = found
+    prob = LoneSearch(start)
+    width = prob.moves.shape[1] + 4 * start.rules.columns
+    moves = np.zeros((prob.moves.shape[0], width), np.int64)
+    stack = C.StackArrays(prob.cols, prob.sc, prob.mask, moves, prob.nmoves, prob.midx)
+    dirty = np.zeros(prob.moves.shape[0], np.int64)
+    words = np.zeros(4, np.uint64)
+    stats = np.zeros(RK.NRSTATS, np.int64)
+    cap_rows = max(INITIAL_ROWS, (max_memory_mb << 20) // (RK.KEY_WORDS * 8))
+    holder = [np.zeros((min(INITIAL_ROWS, cap_rows), RK.KEY_WORDS), np.uint64)]
+    last = [C.RUNNING]
+
+    def call(budget: int) -> Step:
+        table = holder[0]
+        status = last[0] = RK.search(prob.deal, stack, table, peers, cls, dirty, words, prob.scratch, stats,
+                                     budget, int(table.shape[0] * LOAD), mode)
+        if status == C.GROW:
+            rows = table.shape[0] * 2
+            if (rows + table.shape[0]) * RK.KEY_WORDS * 8 > max_memory_mb << 20:
+                return Step.NO_MEMORY
+            bigger = np.zeros((rows, RK.KEY_WORDS), np.uint64)
+            RK.rehash(table, bigger, words, stats)
+            holder[0] = bigger
+            return Step.GROWN
+        return Step.DONE if status in (C.SOLVED, C.EXHAUSTED) else Step.GOING
+
+    limit = drive(call, lambda: int(stats[RK.R_NODES]), max_nodes=max_nodes, max_seconds=max_seconds,
+                  chunk=CHUNK, t0=t0, progress=progress)
+    status = last[0]
+    ended = "limit" if limit is not None else ("won" if status == C.SOLVED else "exhausted")
+    solution = ([int(moves[k, prob.midx[k] - 1]) & C.MOVE_BITS for k in range(int(stats[RK.R_SOLVED_DEPTH]))]
+                if ended == "won" and mode == FIND else [])
+    return ClassOutcome(mode=mode, ended=ended, limit=limit, truncated=bool(stats[RK.R_TRUNCATED]),
+                        solution=solution, nodes=int(stats[RK.R_NODES]), rows=int(stats[RK.R_ROWS]),
+                        best_score=int(stats[RK.R_BEST]), seconds=time.perf_counter() - t0,
+                        decode=lambda path: decode(prob, start, path),
+                        stats={"class_rows": int(stats[RK.R_ROWS]), "class_max_depth": int(stats[RK.R_MAXDEPTH])})
+
+
+def warm_up_rehash() -> None:
+    """Compile (or load) the table's growth, which a short search never reaches."""
+    words = np.zeros(4, np.uint64)
+    RK.rehash(np.zeros((2, RK.KEY_WORDS), np.uint64), np.zeros((4, RK.KEY_WORDS), np.uint64), words,
+              np.zeros(RK.NRSTATS, np.int64))
+
+
+def find(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+         progress: Callable[[int, float], None] | None = None) -> ClassOutcome:
+    """Real moves under the class key until a win, exhaustion (which proves nothing) or a limit."""
+    return _run(start, FIND, max_nodes, max_seconds, max_memory_mb, progress)
+
+
+def prove(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
+          progress: Callable[[int, float], None] | None = None) -> ClassOutcome:
+    """The abstract game over classes until it is exhausted (the deal is lost), won (nothing proved) or a
+    limit stops it."""
+    return _run(start, PROVE, max_nodes, max_seconds, max_memory_mb, progress)
