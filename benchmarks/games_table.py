@@ -1,4 +1,4 @@
-"""The figures of MENDELEV.md's games (issue 30), counted from the committed dataset alone.
+"""The figures of the other games (docs/games-spec.md) (issue 30), counted from the committed dataset alone.
 
     python benchmarks/games_table.py run      # the studies (resumable: deals in the dataset are skipped)
     python benchmarks/games_table.py table    # the Markdown table, with the command of each row

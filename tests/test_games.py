@@ -1,4 +1,4 @@
-"""The patiences of MENDELEV.md: deals, reference engines, solvers against exhaustive references."""
+"""The patiences of docs/games-spec.md: deals, reference engines, solvers against exhaustive references."""
 
 import json
 import random
@@ -279,7 +279,7 @@ def test_suit_neighbours_relay_and_the_seed_0_game():
 
 
 def test_suit_neighbours_never_has_two_rules_to_choose_from():
-    """MENDELEV.md's order convention (leftmost place, R1 before R2) never decides anything: before every
+    """GAMES §3's order convention (leftmost place, R1 before R2) never decides anything: before every
     removal exactly one rule applies at exactly one place. (After a complete pass no two cards of one suit
     stand one or two apart, and a card laid or a gap closed makes one new pair at a time.)"""
     from canfield_solver.engine.cards import suit_of

@@ -1,4 +1,4 @@
-"""``canfield play`` for MENDELEV.md's games (issue 41): every endpoint with every game through the ASGI
+"""``canfield play`` for the other games of docs/games-spec.md (issue 41): every endpoint with every game through the ASGI
 test client, the meter after every move of won lines, losing moves named, undo, suit-neighbours stepped
 to its end, and the bad inputs (one line, 4xx, never a 5xx)."""
 

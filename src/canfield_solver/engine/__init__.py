@@ -3,5 +3,5 @@ and the stuck-card rule as written (``stuck``, the reference the kernel's test i
 
 Nothing here knows about the search: this is the referee every other layer
 plays by (``position.Position`` replays every line the solver returns). The four
-other patiences of MENDELEV.md get rooms of their own in ``canfield_solver.games``.
+other patiences of docs/games-spec.md get rooms of their own in ``canfield_solver.games``.
 """

@@ -1,4 +1,4 @@
-"""The other patiences of the same source (``MENDELEV.md`` beside the repository): each game has a room
+"""The other patiences of the same source (the games' contract, docs/games-spec.md): each game has a room
 here, a subpackage with its cards and deal of seed N, a plain-Python reference engine and a solver, on
 the same verdicts and limits as Canfield's (``solver``). Canfield's own rooms are ``engine`` and ``search``.
 
@@ -45,7 +45,7 @@ def __getattr__(name: str) -> dict[str, AnyGame]:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 DESCRIPTIONS = {
-    "nine-packets": "36 cards in nine face-down packets of four; remove face-up pairs of one rank (MENDELEV.md §1)",
+    "nine-packets": "36 cards in nine face-down packets of four; remove face-up pairs of one rank (GAMES §1)",
     "aces-and-kings": "13 columns; build up on the aces and down on the kings; columns build up or down in "
                       "colour (§2)",
     "bisley": "aces-and-kings with the columns built in suit",

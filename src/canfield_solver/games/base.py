@@ -3,7 +3,7 @@ search of a game whose moves only ever remove cards (so no position repeats).
 
 Every game is a module with the same shape (``games.GAMES`` lists them)::
 
-    NAME, VARIANTS                  the game's name and its variants (MENDELEV.md)
+    NAME, VARIANTS                  the game's name and its variants (docs/games-spec.md)
     deal(seed, variant=None)        the position of the deal of seed N
     moves(pos)                      the legal moves, in the game's notation
     cards_moved(pos, move)          the cards a move takes, places or moves (printed steps name them)
@@ -80,7 +80,7 @@ class GameResult(Result):
 
 def seeded_deck(cards: Sequence[int], seed: int) -> list[int]:
     """``cards`` (card ids, in the game's increasing order) after SPEC §2's Fisher–Yates shuffle with
-    SplitMix64 seeded with ``seed``, run over this deck's own length (MENDELEV.md: "run on that game's
+    SplitMix64 seeded with ``seed``, run over this deck's own length (GAMES: "run on that game's
     own deck")."""
     deck = list(cards)
     rng = splitmix64(check_seed(seed))

@@ -192,7 +192,7 @@ def stored_rules(rules: "str | Rules", numbering: str = "spec") -> Rules:
 # Work done in a worker process (local pool or Dask worker) ---------------------------------------------
 def _solve_game_chunk(key: GameKey, seeds: Sequence[int], max_seconds: float | None, max_nodes: int | None,
                       name: str, max_memory_mb: int | None = None) -> list[StoredResult]:
-    """A chunk of one of MENDELEV.md's games (``games.study_result``); ``best_score`` is not tracked (0)."""
+    """A chunk of one of the other games of docs/games-spec.md (``games.study_result``); ``best_score`` is not tracked (0)."""
     out = []
     for seed in seeds:
         r, metrics = study_result(key.name, seed, max_nodes=max_nodes, max_seconds=max_seconds,
@@ -284,7 +284,7 @@ def run_study(
 ) -> WinRate:
     """Solve every seed (skipping those the store already decided) and summarize them.
 
-    ``rules`` may be a ``games.GameKey`` for one of MENDELEV.md's games (rows kept apart under its name).
+    ``rules`` may be a ``games.GameKey`` for one of the other games of docs/games-spec.md (rows kept apart under its name).
 
     ``numbering="pysolfc"``: the numbers are PySolFC game numbers
     (``formats.pysolfc_deal``); the store keeps those rows apart from SPEC
@@ -343,7 +343,7 @@ def run_study(
 def _played_and_kept(rules: "str | Rules | GameKey", numbering: str, with_metrics: bool,
                      store_as: RulesKey | None) -> "tuple[Rules | GameKey, RulesKey]":
     """The rules a study plays and the rules its rows are kept under (``store_as``, else ``stored_rules``)."""
-    if isinstance(rules, GameKey):  # one of MENDELEV.md's games: SPEC seeds, no difficulty metrics
+    if isinstance(rules, GameKey):  # one of the other games of docs/games-spec.md: SPEC seeds, no difficulty metrics
         if numbering != "spec" or with_metrics:
             raise StudyError(f"{rules.name}: a study of this game takes SPEC seeds and no difficulty metrics")
         return rules, store_as or rules

@@ -1,4 +1,4 @@
-"""The replay page of MENDELEV.md's games: one self-contained HTML file to step through a game.
+"""The replay page of the other games of docs/games-spec.md: one self-contained HTML file to step through a game.
 
 ``game_page(game, seed, moves)`` replays ``moves`` on the game's reference engine (an illegal move is
 refused before anything is written) and draws the layout after every move: ``nine-packets`` as the

@@ -1,4 +1,4 @@
-"""``aces-and-kings`` and ``bisley`` (MENDELEV.md §2): the reference engine (``game``) and the solver."""
+"""``aces-and-kings`` and ``bisley`` (GAMES §2): the reference engine (``game``) and the solver."""
 
 from ..base import plain_study
 from .game import (

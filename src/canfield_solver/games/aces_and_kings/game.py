@@ -1,4 +1,4 @@
-"""``aces-and-kings`` and its variant ``bisley``: the reference engine (MENDELEV.md §2).
+"""``aces-and-kings`` and its variant ``bisley``: the reference engine (GAMES §2).
 
 The 52 cards of SPEC §2 (shuffled as there) with the four aces taken out, the other 48 kept in order,
 are dealt row by row into 13 columns: row 1 starts at column 5 (columns 1-4 hold the aces, which are the
@@ -168,7 +168,7 @@ def won(p: Position) -> bool:
 
 
 def stalled(p: Position) -> bool:
-    """Not won, and no sequence of column moves reaches a position where a card can go home (MENDELEV.md:
+    """Not won, and no sequence of column moves reaches a position where a card can go home (GAMES §2:
     progress is a card to a foundation). Decided by searching the column moves alone."""
     if won(p):
         return False

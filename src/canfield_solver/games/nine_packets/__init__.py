@@ -1,4 +1,4 @@
-"""``nine-packets`` (MENDELEV.md §1): the reference engine (``game``) and the solver (``solve``)."""
+"""``nine-packets`` (GAMES §1): the reference engine (``game``) and the solver (``solve``)."""
 
 from .game import (
            DECK,

@@ -1,4 +1,4 @@
-"""``nine-packets``: the reference engine (MENDELEV.md §1). 36 cards, nine packets of four, pairs removed.
+"""``nine-packets``: the reference engine (GAMES §1). 36 cards, nine packets of four, pairs removed.
 
 Cards are SPEC card ids; the deck is the 36 cards of ranks A, 6..K in increasing id (convention), shuffled
 as SPEC §2 over 36 cards. ``deck[i]`` goes to packet ``i mod 9``, later cards on top (convention), so a

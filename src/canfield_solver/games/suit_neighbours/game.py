@@ -1,4 +1,4 @@
-"""``suit-neighbours`` (MENDELEV.md §3): removals by suit in three rounds, no choices.
+"""``suit-neighbours`` (GAMES §3): removals by suit in three rounds, no choices.
 
 The deck (SPEC §2's shuffle of 52) is laid one card at a time as one line (four rows of 13 on the table).
 After each card is laid the rules apply while any does, always at the leftmost place where one does,

@@ -1,4 +1,4 @@
-"""``ten-columns`` (MENDELEV.md §4): the reference engine (``game``) and the solver (``solve``)."""
+"""``ten-columns`` (GAMES §4): the reference engine (``game``) and the solver (``solve``)."""
 
 from .game import (
            NAME,

@@ -1,4 +1,4 @@
-"""``ten-columns``: the reference engine (MENDELEV.md §4). 52 cards in five rows of ten, two more placed by
+"""``ten-columns``: the reference engine (GAMES §4). 52 cards in five rows of ten, two more placed by
 the player, pairs of free cards removed.
 
 ``deck[0..49]`` (SPEC §2's shuffle) are dealt in five rows of ten, left to right, so column ``c`` holds

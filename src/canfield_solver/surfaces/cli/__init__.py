@@ -8,7 +8,7 @@ interrupted, 70 a bug. Errors are one line on stderr, never a traceback.
 - ``common``: the group (errors into one line and an exit code; each command's module imported when the command
   is asked for), the shared options, deal loading, notices.
 - ``one_deal``: one deal: ``deal``, ``check``, ``hint``, ``solve``, ``analyze``, ``show``, ``rules``.
-- ``other_games``: the ``--game`` option and its checks, for MENDELEV.md's games.
+- ``other_games``: the ``--game`` option and its checks, for the other games of docs/games-spec.md.
 - ``studies``: many deals: ``winrate``, ``export``, ``stored``, ``pick``, ``verify``.
 - ``play``: ``play``, the local web app to play a deal in the browser (``surfaces.web``).
 - ``pysolfc``: ``pysolfc install-plugin | uninstall-plugin | status | winnable`` (``canfield_solver.pysolfc``).

@@ -1,4 +1,4 @@
-"""``--game NAME`` on ``deal``, ``solve``, ``check``, ``hint``, ``show`` and ``analyze``: the other patiences of MENDELEV.md (``games``).
+"""``--game NAME`` on ``deal``, ``solve``, ``check``, ``hint``, ``show`` and ``analyze``: the other patiences of docs/games-spec.md (``games``).
 
 Canfield's commands call these when ``--game`` names another game; what a command can do for Canfield
 alone (deal files, PySolFC numbers, rules presets, threads, the layered method) is refused in one line.
@@ -33,7 +33,7 @@ def game_option(f: _F) -> _F:
     from ...games import game_names
 
     return click.option("--game", "game", type=click.Choice(["canfield", *game_names()]), default="canfield",
-                        show_default=True, help="The patience: Canfield, or one of MENDELEV.md's games.")(f)
+                        show_default=True, help="The patience: Canfield, or one of the other games of docs/games-spec.md.")(f)
 
 
 def refuse_canfield_only(game: str, **given: object) -> None:

@@ -1,4 +1,4 @@
-"""The other patiences of the same source (MENDELEV.md) as the play server holds them: one game in
+"""The other patiences of the same source (docs/games-spec.md) as the play server holds them: one game in
 progress, its moves, undo and redo, its board as the replay pages draw it, and the meter's search.
 
 ``PatienceGame`` plays ``nine-packets``, ``aces-and-kings``, ``bisley``, ``ten-columns`` and
@@ -45,7 +45,7 @@ def start_game(gid: str, game: str, seed: int) -> "Tracked":
 
 @dataclass
 class _SeededGame(Tracked):
-    """A game of MENDELEV.md's patiences from the deal of ``seed``: what undo, redo, the meter's job and the
+    """A game of the other patiences of docs/games-spec.md from the deal of ``seed``: what undo, redo, the meter's job and the
     files' names share."""
 
     game: str = field(kw_only=True)
@@ -78,7 +78,7 @@ class _SeededGame(Tracked):
 
 @dataclass
 class PatienceGame(_SeededGame):
-    """A game of one of MENDELEV.md's patiences with choices, from the deal of ``seed``."""
+    """A game of one of the other patiences of docs/games-spec.md with choices, from the deal of ``seed``."""
 
     searched = True     # the meter's workers search each new position
 

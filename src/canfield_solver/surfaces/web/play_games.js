@@ -1,4 +1,4 @@
-// The play page's boards for MENDELEV.md's games (nine-packets, aces-and-kings, bisley, suit-neighbours,
+// The play page's boards for the other games of docs/games-spec.md (nine-packets, aces-and-kings, bisley, suit-neighbours,
 // ten-columns, ten-columns-dealt): the server sends each position as rows of piles (the replay pages'
 // frames), and a click, a second click or a drag becomes the game's own move text. play.js holds the
 // game, sends the moves and draws the side (meter, moves, undo, hint, solution).

@@ -92,7 +92,7 @@ class Tracked:
     """What every game the server holds shares, whatever the patience: the moves played and taken back,
     the ``generation`` of each change (the meter's readings of older ones are dropped when they arrive),
     and what the meter knows about the positions on the way. ``CanfieldGame`` (Canfield) and
-    ``patience.PatienceGame`` (MENDELEV.md's games) add the position and its rules."""
+    ``patience.PatienceGame`` (the other games: docs/games-spec.md) add the position and its rules."""
 
     id: str
     label: str
