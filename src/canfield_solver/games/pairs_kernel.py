@@ -1,7 +1,7 @@
 """The compiled search of the pairs games (``nine-packets``, ``ten-columns``): Numba, the same search as
 ``base.search_removals`` over those games' positions, node for node.
 
-A position is its columns' heights (the deal known, the heights are the whole position; MENDELEV.md §1
+A position is its columns' heights (the deal known, the heights are the whole position; GAMES §1
 and §4): ``ranks[i, k]`` is the rank of column ``i``'s card at height ``k`` (0 the first dealt), ``h[i]``
 its height. A move removes the free cards (the tops) of two columns of one rank. The search is depth
 first; a position whose every line was searched without a win is kept in ``lost`` (a hash set of exact
@@ -48,7 +48,19 @@ _second = njit(inline="always")(codes.pair_second)
 @njit(cache=True, inline="always")
 def key_of(h, tall, dealt, bits):
     """The heights, ``bits`` a column, then 2 bits a column of ``tall`` codes (``fits`` says when that is
-    at most 63 bits); plus one, since 0 marks an empty slot."""
+    at most 63 bits); plus one, since 0 marks an empty slot.
+
+    Parameters
+    ----------
+    h : int64[columns]
+        Each column's height.
+    tall : int64[columns]
+        ``ten-columns``' placements: which placed card lies under each column (0: none).
+    dealt : int64[columns]
+        Each column's height as dealt.
+    bits : int
+        Bits a height takes in the key.
+    """
     k = np.uint64(0)
     for i in range(h.shape[0]):
         k = (k << np.uint64(bits)) + np.uint64(h[i])
@@ -68,6 +80,15 @@ def key_bits(h: np.ndarray, tall: np.ndarray) -> int | None:
 
 @njit(cache=True, inline="always")
 def _find(table, k):
+    """The slot of key ``k`` in ``table``, or of the empty slot where it would go (linear probing).
+
+    Parameters
+    ----------
+    table : uint64[rows]
+        The lost positions' keys (rows a power of two; 0 marks an empty slot).
+    k : uint64
+        A key (``key_of``).
+    """
     mask = np.uint64(table.shape[0] - 1)
     j = (k * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20) & mask
     while True:
@@ -79,6 +100,15 @@ def _find(table, k):
 
 @njit(cache=True)
 def lost_insert(table, k):
+    """Enter key ``k`` in ``table``; 1 if it was new, 0 if it was there.
+
+    Parameters
+    ----------
+    table : uint64[rows]
+        The lost positions' keys.
+    k : uint64
+        A key (``key_of``).
+    """
     j = _find(table, k)
     if table[j] == np.uint64(0):
         table[j] = k
@@ -88,6 +118,15 @@ def lost_insert(table, k):
 
 @njit(cache=True)
 def rehash(old, new):
+    """Every key of ``old`` entered in the larger ``new``.
+
+    Parameters
+    ----------
+    old : uint64[rows]
+        The full table.
+    new : uint64[more rows]
+        An empty table.
+    """
     for j in range(old.shape[0]):
         if old[j] != np.uint64(0):
             lost_insert(new, old[j])
@@ -95,6 +134,24 @@ def rehash(old, new):
 
 @njit(cache=True, inline="always")
 def _gen(ranks, h, order, buf, top, keys):
+    """The moves of heights ``h`` (pairs of columns whose free cards share a rank) into ``buf`` from ``top``,
+    in ``order``; how many.
+
+    Parameters
+    ----------
+    ranks : int64[columns, height]
+        The rank of each column's card at each height.
+    h : int64[columns]
+        Each column's height.
+    order : int
+        1: nine-packets' priority (pairs with cards beneath both first); 0: by column pair.
+    buf : int64[n]
+        Receives the moves (``codes.pair_move``).
+    top : int
+        Where in ``buf`` they go.
+    keys : int64[_OPEN]
+        Work space: each move's sort key.
+    """
     n = h.shape[0]
     k = 0
     for a in range(n):
@@ -123,7 +180,33 @@ def _gen(ranks, h, order, buf, top, keys):
 @njit(cache=True)
 def start(ranks, h, tall, dealt, table, buf, fstart, fcount, fnext, fkey, meta):
     """Enter the start position (one node): ``WON`` if no card is left, ``EXHAUSTED`` if it is in
-    ``lost`` already, else ``RUNNING`` with its frame pushed."""
+    ``lost`` already, else ``RUNNING`` with its frame pushed.
+
+    Parameters
+    ----------
+    ranks : int64[columns, height]
+        The rank of each column's card at each height (0 the first dealt).
+    h : int64[columns]
+        Each column's height now (changed as moves are made and taken back).
+    tall : int64[columns]
+        ``ten-columns``' placements: which placed card lies under each column (0: none).
+    dealt : int64[columns]
+        Each column's height as dealt (where a placed card lies).
+    table : uint64[rows]
+        The lost positions' keys (open addressing; 0 marks an empty slot).
+    buf : int64[n]
+        The frames' moves, one frame after the other.
+    fstart : int64[depth]
+        Where each frame's moves begin in ``buf``.
+    fcount : int64[depth]
+        How many moves each frame has.
+    fnext : int64[depth]
+        Each frame's next move to try.
+    fkey : uint64[depth]
+        Each frame's position key.
+    meta : int64[7]
+        The search's state and counters (``M_*``).
+    """
     left = 0
     for i in range(h.shape[0]):
         left += h[i]
@@ -148,7 +231,35 @@ def start(ranks, h, tall, dealt, table, buf, fstart, fcount, fnext, fkey, meta):
 def search(ranks, h, tall, dealt, table, buf, fstart, fcount, fnext, fkey, meta, budget):
     """At most ``budget`` nodes; ``WON`` (the line: each frame's last move tried, frames ``0 ..
     meta[M_DEPTH] - 1``), ``EXHAUSTED`` (lost; every position on the way is in ``lost``), ``RUNNING``, or
-    ``NEED_TABLE``."""
+    ``NEED_TABLE``.
+
+    Parameters
+    ----------
+    ranks : int64[columns, height]
+        The rank of each column's card at each height (0 the first dealt).
+    h : int64[columns]
+        Each column's height now (changed as moves are made and taken back).
+    tall : int64[columns]
+        ``ten-columns``' placements: which placed card lies under each column (0: none).
+    dealt : int64[columns]
+        Each column's height as dealt (where a placed card lies).
+    table : uint64[rows]
+        The lost positions' keys (open addressing; 0 marks an empty slot).
+    buf : int64[n]
+        The frames' moves, one frame after the other.
+    fstart : int64[depth]
+        Where each frame's moves begin in ``buf``.
+    fcount : int64[depth]
+        How many moves each frame has.
+    fnext : int64[depth]
+        Each frame's next move to try.
+    fkey : uint64[depth]
+        Each frame's position key.
+    meta : int64[7]
+        The search's state and counters (``M_*``).
+    budget : int
+        The most nodes this call searches.
+    """
     keys = np.empty(_OPEN, np.int64)
     d = meta[M_DEPTH]
     top = meta[M_TOP]

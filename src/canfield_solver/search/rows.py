@@ -35,7 +35,25 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
     The stream is read from the top of hi:lo, the pair shifted left past each field taken. A card above a
     column's bottom is one rank below the card under it (ranks wrap: a column holds K on A only where the
     rules allow it, and then the arithmetic is the same), its suit named by ``sb`` bits (1: which suit of
-    the other colour; 0: the same; 2: the suit itself, where any suit builds)."""
+    the other colour; 0: the same; 2: the suit itself, where any suit builds).
+
+    Parameters
+    ----------
+    hi : uint64
+        The row's word 1 (its upper half; the stream starts below its top bit, the mark).
+    lo : uint64
+        The row's word 0.
+    ncols : int
+        The tableau's columns (``P_NCOLS``).
+    sb : int
+        Key bits a card above a column's bottom (``P_SUITBITS``).
+    ranks : int
+        Ranks in a suit.
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Receives the columns at level 0.
+    sc : int64[levels, NSC]
+        Receives the lengths, key codes and tableau mask at level 0.
+    """
     hi = (hi << np.uint64(1)) | (lo >> np.uint64(63))  # bit 127, the mark, dropped
     lo = lo << np.uint64(1)
     t = 0
@@ -80,7 +98,31 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
 @njit(cache=True)
 def level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
     """Level 0 of ``cols``/``sc``/``mask`` made the position a short row names, its waste boundary not yet
-    set (``set_waste``); its m (2H + T: twice the cards home plus the tableau cards, solver notes §9)."""
+    set (``set_waste``); its m (2H + T: twice the cards home plus the tableau cards, solver notes §9).
+
+    Parameters
+    ----------
+    hi : uint64
+        The short row's word 1.
+    lo : uint64
+        The short row's word 0.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    reserve : int64[n]
+        The reserve's cards, bottom first.
+    talon : int64[n + 1]
+        The talon's cards by index, and a pad.
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    cols : int8[levels, MAXCOLS, COLCAP]
+        Receives the columns at level 0.
+    sc : int64[levels, NSC]
+        Receives the scalars at level 0.
+    mask : uint64[levels]
+        Receives the talon mask at level 0.
+    ranks : int
+        Ranks in a suit.
+    """
     _ts, tb, _ws, _wb, rs, rb, ds, db = _short_fields(params)
     for x in range(C.NSC):
         sc[0, x] = 0
@@ -121,7 +163,17 @@ def level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
 
 @njit(cache=True)
 def set_waste(sc, mask, p):
-    """Waste boundary of level 0 after its ``p``-th present talon card (0: the waste is empty)."""
+    """Waste boundary of level 0 after its ``p``-th present talon card (0: the waste is empty).
+
+    Parameters
+    ----------
+    sc : int64[levels, NSC]
+        The scalars: level 0's ``SC_WB`` is set.
+    mask : uint64[levels]
+        The talon masks (level 0's read).
+    p : int
+        The waste position: how many present talon cards lie in the waste.
+    """
     wbnd = 0
     seen = 0
     m = mask[0]

@@ -84,6 +84,13 @@ _FSALT2 = np.uint64(0x082EFA98EC4E6C89)
 
 @njit(cache=True, inline="always")
 def _mix(z):
+    """SplitMix64's finaliser: ``z`` mixed.
+
+    Parameters
+    ----------
+    z : uint64
+        The value mixed.
+    """
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
@@ -91,7 +98,21 @@ def _mix(z):
 
 @njit(cache=True, inline="always")
 def _push_hash(h1, h2, i, n, card):
-    """The prefix hashes of column ``i`` at height ``n + 1``, its card at height ``n`` being ``card``."""
+    """The prefix hashes of column ``i`` at height ``n + 1``, its card at height ``n`` being ``card``.
+
+    Parameters
+    ----------
+    h1 : uint64[13, CAP + 1]
+        Each column's first prefix hashes (``h1[i, n]``: its cards below height n).
+    h2 : uint64[13, CAP + 1]
+        Its second prefix hashes.
+    i : int
+        The column.
+    n : int
+        The height of ``card``.
+    card : int
+        The card at that height.
+    """
     c = np.uint64(card + 1)
     h1[i, n + 1] = _mix(h1[i, n] + c * _C1 + _SALT1)
     h2[i, n + 1] = _mix(h2[i, n] ^ (c * _C2 + _SALT2))
@@ -99,6 +120,20 @@ def _push_hash(h1, h2, i, n, card):
 
 @njit(cache=True, inline="always")
 def _key(lens, h1, h2, fnd):
+    """The position's two-word key: each column's prefix hash at its length, summed (columns are sets), and
+    the foundation heights.
+
+    Parameters
+    ----------
+    lens : int64[13]
+        Each column's length.
+    h1 : uint64[13, CAP + 1]
+        Each column's first prefix hashes (``h1[i, n]``: its cards below height n).
+    h2 : uint64[13, CAP + 1]
+        Its second prefix hashes.
+    fnd : int64[8]
+        The ace piles' heights, then the king piles'.
+    """
     k1 = np.uint64(0)
     k2 = np.uint64(0)
     for i in range(13):
@@ -118,7 +153,19 @@ def _key(lens, h1, h2, fnd):
 
 @njit(cache=True, inline="always")
 def _insert(t1, t2, k1, k2):
-    """Add the key; False when it was there already."""
+    """Add the key; False when it was there already.
+
+    Parameters
+    ----------
+    t1 : uint64[rows]
+        The table's first words (rows a power of two; 0 marks an empty slot).
+    t2 : uint64[rows]
+        Its second words.
+    k1 : uint64
+        The key's first word (never 0).
+    k2 : uint64
+        Its second word.
+    """
     mask = np.uint64(t1.shape[0] - 1)
     j = k1 & mask
     while True:
@@ -134,7 +181,19 @@ def _insert(t1, t2, k1, k2):
 
 @njit(cache=True)
 def rehash(t1, t2, n1, n2):
-    """Every key of (t1, t2) into the larger empty table (n1, n2)."""
+    """Every key of (t1, t2) into the larger empty table (n1, n2).
+
+    Parameters
+    ----------
+    t1 : uint64[rows]
+        The full table's first words.
+    t2 : uint64[rows]
+        Its second words.
+    n1 : uint64[more rows]
+        The new table's first words (empty).
+    n2 : uint64[more rows]
+        Its second words.
+    """
     for j in range(t1.shape[0]):
         if t1[j] != np.uint64(0):
             _insert(n1, n2, t1[j], t2[j])
@@ -142,7 +201,17 @@ def rehash(t1, t2, n1, n2):
 
 @njit(cache=True, inline="always")
 def _home(fnd, suit, rank):
-    """Whether card (suit, rank) is on a foundation; a rank off the deck counts as home."""
+    """Whether card (suit, rank) is on a foundation; a rank off the deck counts as home.
+
+    Parameters
+    ----------
+    fnd : int64[8]
+        The ace piles' heights, then the king piles'.
+    suit : int
+        The card's suit.
+    rank : int
+        Its rank index (0 the ace).
+    """
     if rank < 0 or rank > 12:
         return True
     return rank < fnd[suit] or rank > 12 - fnd[4 + suit]
@@ -150,7 +219,17 @@ def _home(fnd, suit, rank):
 
 @njit(cache=True, inline="always")
 def _fits(card, target, in_suit):
-    """Whether ``card`` may go on ``target`` in the tableau (``game._ONTO``)."""
+    """Whether ``card`` may go on ``target`` in the tableau (``game._ONTO``).
+
+    Parameters
+    ----------
+    card : int
+        The card moved.
+    target : int
+        The free card it would go on.
+    in_suit : bool
+        Columns build in suit (``bisley``), else in colour.
+    """
     tr = target % 13
     if tr == 0:
         return False
@@ -171,7 +250,27 @@ def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
     moves sorted, stably, by ``solve._order``. A move is ``codes.ak_move(card, source, target)``.
 
     With ``rng[0] != 0`` (a restart's xorshift state), column moves of one ``_order`` class are tried in a
-    pseudo-random order instead of by column: the order only decides how soon a win is found."""
+    pseudo-random order instead of by column: the order only decides how soon a win is found.
+
+    Parameters
+    ----------
+    cols : int64[13, CAP]
+        Each column's cards, bottom (first dealt) first.
+    lens : int64[13]
+        Each column's length.
+    fnd : int64[8]
+        Each suit's ace pile height (0-3), then its king pile height (4-7).
+    in_suit : bool
+        Columns build in suit (``bisley``), else in colour.
+    buf : int64[n]
+        Receives the moves.
+    top : int
+        Where in ``buf`` they go.
+    keys : int64[n]
+        Work space: each move's sort key.
+    rng : uint64[1]
+        A restart's xorshift state; 0 for the search's own order.
+    """
     # The safe move, if any (solve.safe_move: the first column whose free card is one).
     for i in range(13):
         n = lens[i]
@@ -253,7 +352,19 @@ def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
 
 @njit(cache=True, inline="always")
 def _below(where, y, i, k):
-    """Whether card ``y`` lies in column ``i`` below height ``k``."""
+    """Whether card ``y`` lies in column ``i`` below height ``k``.
+
+    Parameters
+    ----------
+    where : int64[52]
+        Each card's place: column * 64 + height, -1 off the tableau.
+    y : int
+        The card.
+    i : int
+        The column.
+    k : int
+        The height.
+    """
     w = where[y]
     return w >= 0 and w // 64 == i and w % 64 < k
 
@@ -261,7 +372,21 @@ def _below(where, y, i, k):
 @njit(cache=True, inline="always")
 def _frozen(cols, lens, fnd, in_suit, where):
     """Whether some card can never leave its column (``solve.frozen_card``, whose notes say why the
-    position is then lost). ``where`` is a scratch array of 52."""
+    position is then lost). ``where`` is a scratch array of 52.
+
+    Parameters
+    ----------
+    cols : int64[13, CAP]
+        Each column's cards, bottom (first dealt) first.
+    lens : int64[13]
+        Each column's length.
+    fnd : int64[8]
+        Each suit's ace pile height (0-3), then its king pile height (4-7).
+    in_suit : bool
+        Columns build in suit (``bisley``), else in colour.
+    where : int64[52]
+        Work space: each card's place.
+    """
     for c in range(52):
         where[c] = -1
     for i in range(13):
@@ -302,6 +427,23 @@ def _frozen(cols, lens, fnd, in_suit, where):
 
 @njit(cache=True, inline="always")
 def _apply(cols, lens, fnd, h1, h2, m):
+    """Play move ``m``; 1 when it put a card home.
+
+    Parameters
+    ----------
+    cols : int64[13, CAP]
+        Each column's cards, bottom (first dealt) first.
+    lens : int64[13]
+        Each column's length.
+    fnd : int64[8]
+        Each suit's ace pile height (0-3), then its king pile height (4-7).
+    h1 : uint64[13, CAP + 1]
+        Each column's first prefix hashes (``h1[i, n]``: its cards below height n).
+    h2 : uint64[13, CAP + 1]
+        Its second prefix hashes.
+    m : int
+        The move (``codes.ak_move``).
+    """
     i = _source(m)
     t = _target(m)
     lens[i] -= 1
@@ -321,6 +463,23 @@ def _apply(cols, lens, fnd, h1, h2, m):
 
 @njit(cache=True, inline="always")
 def _undo(cols, lens, fnd, h1, h2, m):
+    """Take move ``m`` back; whether it had put a card home.
+
+    Parameters
+    ----------
+    cols : int64[13, CAP]
+        Each column's cards, bottom (first dealt) first.
+    lens : int64[13]
+        Each column's length.
+    fnd : int64[8]
+        Each suit's ace pile height (0-3), then its king pile height (4-7).
+    h1 : uint64[13, CAP + 1]
+        Each column's first prefix hashes (``h1[i, n]``: its cards below height n).
+    h2 : uint64[13, CAP + 1]
+        Its second prefix hashes.
+    m : int
+        The move (``codes.ak_move``).
+    """
     i = _source(m)
     t = _target(m)
     c = _card(m)

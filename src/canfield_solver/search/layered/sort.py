@@ -17,7 +17,19 @@ _merge_field = K._merge_cover
 @njit(cache=True, inline="always")
 def compare(a0, a1, b0, b1):
     """-1, 0, 1: row (a0, a1) before, equal to, after (b0, b1), cover fields already cleared: the order of
-    the 128-bit keys."""
+    the 128-bit keys.
+
+    Parameters
+    ----------
+    a0 : uint64
+        Word 0 of the first row.
+    a1 : uint64
+        Word 1 of the first row.
+    b0 : uint64
+        Word 0 of the second row.
+    b1 : uint64
+        Word 1 of the second row.
+    """
     if a0 != b0:
         return -1 if a0 < b0 else 1
     if a1 != b1:
@@ -28,12 +40,33 @@ def compare(a0, a1, b0, b1):
 
 @njit(cache=True, inline="always")
 def _row_before(a, i, j):
-    """Whether row ``i`` of ``a`` comes before row ``j`` (words 0 and 1: the order of the keys)."""
+    """Whether row ``i`` of ``a`` comes before row ``j`` (words 0 and 1: the order of the keys).
+
+    Parameters
+    ----------
+    a : uint64[n, width]
+        The rows.
+    i : int
+        One row.
+    j : int
+        The other.
+    """
     return a[i, 0] < a[j, 0] or (a[i, 0] == a[j, 0] and a[i, 1] < a[j, 1])
 
 
 @njit(cache=True, inline="always")
 def _swap_rows(a, i, j):
+    """Swap rows ``i`` and ``j`` of ``a``.
+
+    Parameters
+    ----------
+    a : uint64[n, width]
+        The rows.
+    i : int
+        One row.
+    j : int
+        The other.
+    """
     for c in range(a.shape[1]):
         t = a[i, c]
         a[i, c] = a[j, c]
@@ -43,7 +76,13 @@ def _swap_rows(a, i, j):
 @njit(cache=True)
 def sort_rows(a):
     """Rows of ``a`` sorted in place by (word 0, word 1): a quicksort (median of three, the smaller part
-    first, so the stack stays short) that leaves parts of up to 16 rows to one insertion sort at the end."""
+    first, so the stack stays short) that leaves parts of up to 16 rows to one insertion sort at the end.
+
+    Parameters
+    ----------
+    a : uint64[n, width]
+        The rows, sorted in place.
+    """
     stack = np.empty((128, 2), np.int64)
     top = 0
     lo = 0
@@ -95,7 +134,27 @@ def sort_rows(a):
 def sorted_run(buf, n, dm, field, tb, cover, draw, cb):
     """The children of ``buf[:n]`` (k0, k1 without cover field, cover field, m step; one row a key, as
     ``close_entries`` writes them) whose step is ``dm`` as a run: rows (k0, k1 with cover field) in ``compare``
-    order."""
+    order.
+
+    Parameters
+    ----------
+    buf : uint64[rows, 4]
+        The children: k0, k1, cover field, m step.
+    n : int
+        How many rows of ``buf`` hold children.
+    dm : int
+        The m step of the children taken.
+    field : uint64
+        The cover field's bits in word 1 of a row (0 without covering).
+    tb : int
+        The cover field's shift in word 1 (the talon field's width).
+    cover : bool
+        Whether rows carry a cover field (``P_COVER``).
+    draw : int
+        Cards a draw (``P_DRAW``), for merging cover fields.
+    cb : int
+        Bits a residue in a cover field (``P_COVER_BITS``).
+    """
     k = 0
     for i in range(n):
         if buf[i, 3] == np.uint64(dm):
@@ -129,7 +188,21 @@ def sorted_run(buf, n, dm, field, tb, cover, draw, cb):
 
 @njit(cache=True, inline="always")
 def _before(rows, cur, keep, a, b):
-    """Whether run ``a``'s current row comes before run ``b``'s (``compare`` order)."""
+    """Whether run ``a``'s current row comes before run ``b``'s (``compare`` order).
+
+    Parameters
+    ----------
+    rows : uint64[n, 2]
+        The runs' rows.
+    cur : int64[runs]
+        Each run's current row.
+    keep : uint64
+        The bits of word 1 compared (all but the cover field).
+    a : int
+        One run.
+    b : int
+        The other.
+    """
     return compare(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) < 0
 
 
@@ -137,7 +210,29 @@ def _before(rows, cur, keep, a, b):
 def kway(rows, los, his, field, tb, cover, draw, cb, out):
     """Runs ``rows[los[i]:his[i]]`` merged into ``out`` (or only counted, when ``out`` has no rows): one row
     a key, in ``compare`` order, cover fields merged; the rows written. A binary heap of the runs' cursors, so
-    the runs are read once, front to back (they may lie on disk)."""
+    the runs are read once, front to back (they may lie on disk).
+
+    Parameters
+    ----------
+    rows : uint64[n, 2]
+        The runs, one after the other.
+    los : int64[runs]
+        Where each run begins in ``rows``.
+    his : int64[runs]
+        Where each ends.
+    field : uint64
+        The cover field's bits in word 1 of a row (0 without covering).
+    tb : int
+        The cover field's shift in word 1 (the talon field's width).
+    cover : bool
+        Whether rows carry a cover field (``P_COVER``).
+    draw : int
+        Cards a draw (``P_DRAW``), for merging cover fields.
+    cb : int
+        Bits a residue in a cover field (``P_COVER_BITS``).
+    out : uint64[m, 2]
+        Receives the merged rows (no rows: count only).
+    """
     keep = ~field
     k = los.shape[0]
     heap = np.empty(k, np.int64)  # run numbers, ordered by their current row
@@ -205,7 +300,19 @@ def cuts(rows, offsets, keep, parts):
     """Where ``parts`` key ranges begin in each run ``rows[offsets[i]:offsets[i + 1]]``: row ``p`` of the
     result holds each run's first row not before the ``p``-th pivot (row 0 the runs' starts, row ``parts``
     their ends). The pivots are rows of the longest run at even steps, so the ranges hold about as many
-    rows each; a key's rows all fall in one range, which ``kway`` can merge on its own."""
+    rows each; a key's rows all fall in one range, which ``kway`` can merge on its own.
+
+    Parameters
+    ----------
+    rows : uint64[n, 2]
+        The runs, one after the other.
+    offsets : int64[runs + 1]
+        Where each run begins in ``rows``, and the end.
+    keep : uint64
+        The bits of word 1 compared (all but the cover field).
+    parts : int
+        The key ranges wanted.
+    """
     k = offsets.shape[0] - 1
     cuts = np.empty((parts + 1, k), np.int64)
     cuts[0] = offsets[:-1]
