@@ -25,6 +25,11 @@ def _init() -> None:
     from canfield_solver.solver import solve
 
     solve(2)  # compile / load the cached kernel before timing
+    try:  # and the phases that run before it where any suit builds (issue 70), in builds that have them
+        from canfield_solver.search import portfolio
+    except ImportError:
+        return
+    portfolio.warm_up()
 
 
 def _work(args: tuple[int, str, float, int]) -> dict:

@@ -23,10 +23,13 @@ proof of loss) or the exact search's, with every phase's nodes counted and said 
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
+import sys
 import time
 from typing import Callable
 
-from .. import compiles
+from .. import compiles, jit
 from ..budget import Deadline, Limit, takes_keyword
 from ..engine.position import Position
 from ..engine.rules import Rules
@@ -71,6 +74,19 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
+def background() -> subprocess.Popen | None:
+    """Start compiling the phases' kernels in a process of its own (as ``kernel_load.background`` does the
+    kernel's); None when another process is at it, there is no disk cache to fill, or it cannot start."""
+    if compiles.busy("portfolio") or not jit.DISK_CACHE:
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.portfolio"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True, env=dict(os.environ))
+    except OSError:
+        return None
+
+
 def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
     if progress is not None and takes_keyword(progress, "event"):
         progress(nodes, seconds, event=text)
@@ -94,8 +110,12 @@ def search(start: Position, deadline: Deadline, max_nodes: int | None, max_memor
     t0 = time.perf_counter()
     left = deadline.left()
     if not compiles.compiled("portfolio"):
-        expect, _source = compiles.estimate("portfolio")
+        expect, source = compiles.estimate("portfolio")
         if left is not None and left < 2 * expect:
+            # No time to wait for the compile: it goes on in a process of its own, which fills Numba's cache for
+            # the searches after this one, and this one is the exact search's alone.
+            if background() is not None:
+                compiles.tell(compiles.Notice("portfolio", "background", expect, source))
             return exact(max_nodes, left)
         warm_up()
     phases: list[dict] = []
@@ -154,3 +174,7 @@ def _outcome(start: Position, won: bool, limit: Limit | None, solution: list[int
                    best_path=best_path, nodes=nodes, max_depth=len(solution or best_path), positions=0,
                    seconds=time.perf_counter() - t0, decode=decode,
                    stats={"phases": phases, "decided_by": phases[-1]["phase"] if limit is None else None})
+
+
+if __name__ == "__main__":  # python -m canfield_solver.search.portfolio: fill the cache (``background``)
+    warm_up()
