@@ -120,5 +120,5 @@ def test_messages_say_what_they_mean(tmp_path):
 def test_analyze_seconds_is_the_search_and_total_seconds_the_analysis():
     a = analyze(2, playouts=5)
     r = solve(2)
-    assert a.seconds < 0.5 and a.total_seconds >= a.seconds and a.nodes == r.nodes
+    assert 0 < a.seconds <= a.total_seconds and a.nodes == r.nodes
     assert "total_seconds" in a.to_dict()

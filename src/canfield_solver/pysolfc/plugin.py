@@ -390,7 +390,7 @@ def more_winnable():
 WINNABLE_ID_OFFSET = 93000                      # "(Winnable)" variant's game id: the game's id + this
 
 
-def register_winnable(canfield, GAME_DB, ours):
+def register_winnable(GAME_DB, ours):
     """For each game with a list of numbers proven winnable, a "(Winnable)" variant: "New game" deals one of
     them (chosen with PySolFC's own game random); a number chosen by hand deals as ever."""
     from pysollib.gamedb import GameInfo, registerGame
@@ -446,7 +446,7 @@ def install():
         k.Hint_Class = make_hint_class(own)
     try:
         more_winnable()
-        register_winnable(canfield, GAME_DB, ours)
+        register_winnable(GAME_DB, ours)
     except Exception as e:
         say("no \"(Winnable)\" games: %s" % e)
     from pysollib.game import Game

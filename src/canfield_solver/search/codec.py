@@ -205,7 +205,6 @@ def unpack_move(mv: int) -> tuple[int, int, int, int, int]:
 #     length, then per card above the bottom ``suit_bits`` bits that say which suit it is (its rank follows
 #     from the card below it): alternate colours: 1 bit (0 = C or D, 1 = H or S); same suit: 0 bits; any
 #     suit: 2 bits (the suit index).
-KEY_WORDS = 4
 MASK_BITS = 40
 WPOS_SHIFT = 40
 WPOS_BITS = 6

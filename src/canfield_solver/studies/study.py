@@ -334,9 +334,13 @@ def run_study(
         max_memory_mb = memory.machine_cap(local).mb
     settings = ChunkSettings(max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering,
                              r.name, threads)
+    # One deal a task by default: each finished deal reaches the parent, and the store, as it finishes (a chunk
+    # of several held its finished deals back until its slowest was done, and lost them to a Ctrl-C); a task
+    # costs the parent well under a millisecond against 0.28 core-s for the mean deal at 2 s
+    # (benchmarks/bench_study.py). ``chunk=`` trades that back for clusters of very fast deals.
     with store_at(store) as st:  # a path opened here (and closed at the end), a store as given
         study = _Study(rules_played, r, wanted, st, settings, jobs=jobs, scheduler=scheduler,
-                       size=chunk or _chunk_size(len(wanted), jobs, with_metrics), progress=progress, on_row=on_row)
+                       size=chunk or 1, progress=progress, on_row=on_row)
         return study.run()
 
 
@@ -512,14 +516,6 @@ def estimate_win_rate(
     """
     return run_study(rules, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
                      progress=progress, **kwargs)
-
-
-def _chunk_size(n: int, jobs: int | None, with_metrics: bool) -> int:
-    """One deal a task: each finished deal reaches the parent, and the store, as it finishes (a chunk of
-    several held its finished deals back until its slowest was done, and lost them to a Ctrl-C). A task
-    costs well under a millisecond of the parent's time against 0.28 core-s for the mean deal at 2 s
-    (benchmarks/bench_study.py); ``chunk=`` trades that back for clusters of very fast deals."""
-    return 1
 
 
 def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: ChunkSettings, record: Callable[[list[StoredResult]], None]) -> None:
