@@ -1,7 +1,9 @@
 """What every ``canfield`` command shares: the group that turns every error into one line and an exit code,
 the deal-source, rules and limit options, the first-run notices of the kernel compile (each on a line of
-its own: progress lines in ``LIVE`` are erased first), notes an option leaves for after the command
-(``NOTES``), and the whole command to run next after ``unknown`` (``go_further``, from ``INVOKED``)."""
+its own: the run's progress lines are erased first), notes an option leaves for after the command, and the
+whole command to run next after ``unknown`` (``go_further``). What one run of a command keeps is one
+``RunState`` in click's context (``run_state()``), made afresh for each run: nothing of one command stays
+in the module for the next (a process may run several: the tests, a notebook, the PySolFC bridge)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import sqlite3
 import sys
 import threading
 import time
-from types import FrameType
+from dataclasses import dataclass, field
+from types import FrameType, MappingProxyType
 from typing import Any, Callable, Sequence, TypeVar
 
 import click
@@ -34,7 +37,7 @@ from ...solver import (
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70  # a bug (sysexits EX_SOFTWARE): reported in one line, never as a traceback
-EXIT_CODES = {Verdict.SOLVED: 0, Verdict.UNSOLVABLE: 1, Verdict.UNKNOWN: 3}
+EXIT_CODES = MappingProxyType({Verdict.SOLVED: 0, Verdict.UNSOLVABLE: 1, Verdict.UNKNOWN: 3})
 
 
 class UserError(click.ClickException):
@@ -79,18 +82,37 @@ class Terminated(KeyboardInterrupt):
     Ctrl-C runs (a study's worker processes ended, its finished deals kept) runs for it too."""
 
 
-_SIGTERM_SEEN: list[bool] = []  # set once SIGTERM has come (a search may turn it into its "interrupted" limit)
+@dataclass
+class RunState:
+    """What one run of a command keeps (click's context holds it: ``run_state()``).
+
+    argv
+        The words after ``canfield`` (``go_further`` builds the next command from them).
+    notes
+        Lines an option leaves for after the command (``say_notes``; dropped when it ends in an error).
+    live
+        Progress lines being redrawn in place on stderr (objects with ``clear()``): a notice erases them first.
+    terminated
+        SIGTERM came (a search may have turned it into its "interrupted" limit).
+    """
+
+    argv: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    live: list[Any] = field(default_factory=list)
+    terminated: bool = False
 
 
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    _SIGTERM_SEEN.append(True)
-    raise Terminated()
+def run_state() -> RunState:
+    """The running command's ``RunState``; a fresh one where no command runs (a library caller)."""
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    return obj if isinstance(obj, RunState) else RunState()
 
 
 def was_terminated(e: BaseException) -> bool:
     """Whether the interrupt ``e`` that ends a command came from SIGTERM: ``Terminated`` itself, or the plain
     ``KeyboardInterrupt`` a study raises when a search it ran in this process ended "interrupted"."""
-    return isinstance(e, Terminated) or bool(_SIGTERM_SEEN)
+    return isinstance(e, Terminated) or run_state().terminated
 
 
 class _Group(click.Group):
@@ -117,24 +139,28 @@ class _Group(click.Group):
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
-        INVOKED[:] = list(sys.argv[1:] if args is None else args)  # what a "run next" line repeats
-        NOTES.clear()
+        state = RunState(argv=list(sys.argv[1:] if args is None else args))  # this run's, and no other's
+
+        def on_sigterm(signum: int, frame: FrameType | None) -> None:
+            state.terminated = True
+            raise Terminated()
+
         on_main = threading.current_thread() is threading.main_thread()
-        before = signal.signal(signal.SIGTERM, _on_sigterm) if on_main else None
-        notices = CompileNotices()
+        before = signal.signal(signal.SIGTERM, on_sigterm) if on_main else None
+        notices = CompileNotices(state)
         compiles.listeners.append(notices)
         try:
-            self._main(args, prog_name, complete_var, **extra)
+            self._main(args, prog_name, complete_var, state, **extra)
         finally:
             compiles.listeners.remove(notices)
             notices.close()
             if on_main and before is not None:
                 signal.signal(signal.SIGTERM, before)
 
-    def _main(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None,
+    def _main(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None, state: RunState,
               **extra: Any) -> Any:
         try:
-            rv = super().main(args, prog_name or "canfield", complete_var, standalone_mode=False, **extra)
+            rv = super().main(args, prog_name or "canfield", complete_var, standalone_mode=False, obj=state, **extra)
         except click.exceptions.Abort as e:
             if isinstance(e.__cause__, Terminated):
                 click.echo("canfield: terminated", err=True)
@@ -166,7 +192,7 @@ class _Group(click.Group):
             sys.exit(EXIT_INTERNAL)
         code = rv if isinstance(rv, int) else 0
         if code != EXIT_BAD_INPUT:  # bad input gets its one line alone; a command that ran says its notes last
-            say_notes()
+            say_notes(state)
         sys.exit(code)
 
 
@@ -189,7 +215,7 @@ def not_blank(ctx: click.Context, param: click.Parameter, value: _V) -> _V:
     return value
 
 
-def rules_option(f: _F, deal_file: bool = True) -> _F:
+def _rules_options(f: _F, deal_file: bool) -> _F:
     """--rules and --rules-file; ``deal_file``: the command reads a deal file, whose rules are the default."""
     f = click.option(
         "--rules-file", "rules_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
@@ -202,22 +228,19 @@ def rules_option(f: _F, deal_file: bool = True) -> _F:
     )(f)
 
 
-def rules_option_no_deal(f: _F) -> _F:
-    """--rules and --rules-file for a command that takes no deal file (its default: canfield)."""
-    return rules_option(f, deal_file=False)
-
-
-def pysolfc_option(f: _F) -> _F:
+def _pysolfc_option(f: _F) -> _F:
     return click.option(
         "--pysolfc", "pysolfc", default=None, metavar="N", callback=not_blank,
         help="PySolFC game number N (needs the 'pysolfc' extra); rules default to pysolfc-canfield.",
     )(f)
 
 
-def deal_source_options(f: _F) -> _F:
-    """[SEED|FILE] | --seed N | --deal FILE | --pysolfc N, and the rules options: the deal sources of solve,
-    analyze, show. The positional DEAL is a seed number or, when a file of that name exists or it is no
-    number, a deal file (as ``deal``, ``check`` and ``hint`` read theirs); it stands for --seed or --deal."""
+def _seed_option(help: str, name: str = "seed") -> Callable[[_F], _F]:
+    return click.option("--seed", "-s", name, type=Whole(0, 2**64 - 1), default=None, help=help)
+
+
+def _folded(f: _F) -> _F:
+    """The positional DEAL of ``deal_source("any")`` folded into --seed or --deal."""
 
     @functools.wraps(f)
     def folded(*args: Any, deal_arg: str | None = None, **kw: Any) -> Any:
@@ -232,14 +255,45 @@ def deal_source_options(f: _F) -> _F:
                 kw["deal_file"] = deal_arg
         return f(*args, **kw)
 
-    g: Any = folded
-    g = rules_option(g)
-    g = pysolfc_option(g)
-    g = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
-                     help="Deal or position JSON file (ours, or the published solver's).")(g)
-    g = click.option("--seed", "-s", type=Whole(0, 2**64 - 1), default=None,
-                     help="Deal number (SPEC §2); the same as giving it as the argument.")(g)
-    return click.argument("deal_arg", required=False, metavar="[SEED|FILE]")(g)
+    return folded  # type: ignore[return-value]
+
+
+DEAL_SOURCES = ("any", "seed", "moves", "none")
+
+
+def deal_source(takes: str) -> Callable[[_F], _F]:
+    """The options that say where a command's deal comes from, and its rules (one decorator for all):
+
+    - ``"any"`` (solve, analyze, show, play): [SEED|FILE] | --seed N | --deal FILE | --pysolfc N. The
+      positional DEAL is a seed number or, when a file of that name exists or it is no number, a deal file
+      (as ``deal``, ``check`` and ``hint`` read theirs); it stands for --seed or --deal.
+    - ``"seed"`` (deal): [SEED] | --seed N (as ``seed_opt``) | --pysolfc N.
+    - ``"moves"`` (check, hint): [DEAL] MOVES (as ``args``) | --seed N and MOVES | --pysolfc N.
+    - ``"none"`` (winrate, pick): no deal, only the rules (their default: canfield).
+    """
+    if takes not in DEAL_SOURCES:
+        raise ValueError(f"deal_source takes one of {DEAL_SOURCES}, not {takes!r}")
+
+    def wrap(f: _F) -> _F:
+        g: Any = f
+        if takes == "none":
+            return _rules_options(g, deal_file=False)
+        if takes == "any":
+            g = _folded(g)
+        g = _rules_options(g, deal_file=True)
+        g = _pysolfc_option(g)
+        if takes == "any":
+            g = click.option("--deal", "deal_file", type=click.Path(dir_okay=False), default=None,
+                             callback=not_blank, help="Deal or position JSON file (ours, or the published solver's).")(g)
+            g = _seed_option("Deal number (SPEC §2); the same as giving it as the argument.")(g)
+            return click.argument("deal_arg", required=False, metavar="[SEED|FILE]")(g)
+        if takes == "seed":
+            g = _seed_option("Deal number (SPEC §2); the same as giving it as the argument.", "seed_opt")(g)
+            return click.argument("seed", type=Whole(0, 2**64 - 1), required=False)(g)
+        g = _seed_option("Deal number (SPEC §2): then MOVES is the only argument.")(g)
+        return click.argument("args", nargs=-1, metavar="[DEAL] MOVES")(g)
+
+    return wrap
 
 
 def search_limit_options(f: _F) -> _F:
@@ -261,25 +315,21 @@ def memory_option(help: str) -> Callable[[_F], _F]:
 
 def _memory_checked(_ctx: click.Context, _param: click.Parameter, value: int | None) -> int | None:
     """An explicit cap larger than the memory free is reduced to it; the line that says so waits in
-    ``NOTES`` until the command has run (``say_notes``), so bad input still gets its one line alone."""
+    run's notes until the command has run (``say_notes``), so bad input still gets its one line alone."""
     if value is None:
         return None
     from ... import memory
 
     mb, note = memory.checked(value)
     if note:
-        NOTES.append(f"canfield: {note}")
+        run_state().notes.append(f"canfield: {note}")
     return mb
 
 
-# Lines an option has to say once the command has run (``say_notes``; dropped when it ends in an error).
-NOTES: list[str] = []
-
-
-def say_notes() -> None:
+def say_notes(state: RunState) -> None:
     """Print the options' waiting lines on stderr (once)."""
-    while NOTES:
-        click.echo(NOTES.pop(0), err=True)
+    while state.notes:
+        click.echo(state.notes.pop(0), err=True)
 
 
 # --- Deals --------------------------------------------------------------------------------------
@@ -345,23 +395,17 @@ def _about(seconds: float, source: str) -> str:
     return f"~{seconds:.0f} s on the development machine"
 
 
-# The words after ``canfield`` of the command being run (``go_further`` builds the next command from them).
-INVOKED: list[str] = []
-
-# Progress lines being redrawn in place on stderr (objects with ``clear()``): a notice erases them first.
-LIVE: list[Any] = []
-
-
 class CompileNotices:
     """``compiles.Notice``s as lines on stderr (stdout stays clean); on a terminal, while a compile runs in
     this process, a line that counts its seconds."""
 
-    def __init__(self) -> None:
+    def __init__(self, state: RunState) -> None:
+        self._state = state
         self._done: threading.Event | None = None
         self._thread: threading.Thread | None = None
 
     def __call__(self, n: compiles.Notice) -> None:
-        for line in LIVE:  # a progress line being drawn: the notice goes on a line of its own
+        for line in self._state.live:  # a progress line being drawn: the notice goes on a line of its own
             line.clear()
         if n.phase == "start":
             click.echo(f"compiling {n.name}, the first run of this install only ({_about(n.seconds, n.source)})...",
@@ -432,7 +476,7 @@ _FLAGS = (("max_nodes", "--max-nodes"), ("max_memory_mb", "--max-memory"), ("max
           ("workers", "--jobs"))
 
 
-_SHORT = {"--jobs": "-j"}
+_SHORT = MappingProxyType({"--jobs": "-j"})
 
 
 def next_command(argv: list[str], options: dict[str, str]) -> str:
@@ -457,16 +501,16 @@ def next_command(argv: list[str], options: dict[str, str]) -> str:
 def go_further(limit: str | None, max_seconds: float | None, max_nodes: int | None, max_memory_mb: int | None,
                workers: int | None, argv: list[str] | None = None) -> str | None:
     """``solver.further_limits`` as the whole command to run next (``argv``, by default the command being
-    run, ``INVOKED``, with the limits raised); after Ctrl-C the same command; None when there is nothing to
+    run, ``run_state().argv``, with the limits raised); after Ctrl-C the same command; None when there is nothing to
     raise."""
     if limit == "interrupted":  # Ctrl-C: the same command searches again (nothing of this search is kept)
-        return "to search again, run: " + next_command(INVOKED if argv is None else argv, {})
+        return "to search again, run: " + next_command(run_state().argv if argv is None else argv, {})
     more = further_limits(limit, max_seconds, max_nodes, max_memory_mb or DEFAULT_MEMORY_MB, workers)
     if not more:
         return None
     options = {flag: (f"{more[key]:g}" if key == "max_seconds" else str(more[key]))
                for key, flag in _FLAGS if key in more}
-    return "to go further, run: " + next_command(INVOKED if argv is None else argv, options)
+    return "to go further, run: " + next_command(run_state().argv if argv is None else argv, options)
 
 
 def mostly_undecided(rules: Rules) -> str | None:

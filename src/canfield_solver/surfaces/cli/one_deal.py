@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,20 +19,18 @@ from ...solver import DEFAULT_MEMORY_MB, METHODS, Verdict, decide
 from ...solver import solve as solve_deal
 from .common import (
     EXIT_CODES,
-    LIVE,
     SECONDS,
     UserError,
     Whole,
     cli,
     deal_and_moves,
-    deal_source_options,
+    deal_source,
     go_further,
     load_deal,
     mostly_undecided,
     not_blank,
     prepare_kernel,
-    pysolfc_option,
-    rules_option,
+    run_state,
     search_limit_options,
     where,
     why_stopped,
@@ -54,11 +52,7 @@ if TYPE_CHECKING:  # the analysis, hint and replay page are imported by their co
 
 
 @cli.command()
-@click.argument("seed", type=Whole(0, 2**64 - 1), required=False)
-@click.option("--seed", "-s", "seed_opt", type=Whole(0, 2**64 - 1), default=None,
-              help="Deal number (SPEC §2); the same as giving it as the argument.")
-@pysolfc_option
-@rules_option
+@deal_source("seed")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "solvitaire"]), default="text", show_default=True,
               help="text: a picture; json: SPEC deal JSON; solvitaire: the published solver's deal file.")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
@@ -88,21 +82,8 @@ def deal(seed: int | None, seed_opt: int | None, pysolfc: str | None, rules_name
     return None
 
 
-F = TypeVar("F", bound=Callable[..., object])
-
-
-def _deal_and_moves(f: F) -> F:
-    """``check``'s and ``hint``'s [DEAL] MOVES (or ``--seed N`` and MOVES, or ``--pysolfc N``) and the rules."""
-    for deco in reversed((click.argument("args", nargs=-1, metavar="[DEAL] MOVES"),
-                          click.option("--seed", "-s", "seed", type=Whole(0, 2**64 - 1), default=None,
-                                       help="Deal number (SPEC §2): then MOVES is the only argument."),
-                          pysolfc_option, rules_option)):
-        f = deco(f)
-    return f
-
-
 @cli.command()
-@_deal_and_moves
+@deal_source("moves")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the legal moves as numbered steps naming each card.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @game_option
@@ -154,7 +135,7 @@ def check(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_na
 
 
 @cli.command()
-@_deal_and_moves
+@deal_source("moves")
 @search_limit_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @game_option
@@ -213,7 +194,7 @@ def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_nam
 
 
 @cli.command()
-@deal_source_options
+@deal_source("any")
 @click.option("--moves-played", "played_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               callback=not_blank,
               help="Solve from the position after these moves (one per line, or a JSON list).")
@@ -331,11 +312,12 @@ class _SearchProgress:
             self.width = 0
 
     def __enter__(self) -> "_SearchProgress":
-        LIVE.append(self)
+        self._live = run_state().live
+        self._live.append(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        LIVE.remove(self)
+        self._live.remove(self)
         self.clear()
 
 
@@ -358,7 +340,7 @@ def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
 
 
 @cli.command()
-@deal_source_options
+@deal_source("any")
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
               help="Time limit of the main search.")
 @click.option("--probe-nodes", type=Whole(1, 10**10), default=20_000, show_default=True,
@@ -410,7 +392,7 @@ def _page_name(d: Deal) -> str:
 
 
 @cli.command()
-@deal_source_options
+@deal_source("any")
 @click.option("--moves", "moves_file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               callback=not_blank, help="Show this game (one move per line, a JSON list, or printed steps).")
 @click.option("--out", "out", default=None, callback=not_blank, metavar="FILE.html",

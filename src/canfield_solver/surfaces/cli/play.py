@@ -13,7 +13,7 @@ import click
 
 from ... import startup
 from ...errors import install_hint
-from .common import FINITE_SECONDS, UserError, Whole, cli, deal_source_options, load_deal
+from .common import FINITE_SECONDS, UserError, Whole, cli, deal_source, load_deal
 from .other_games import game_option, refuse_canfield_only
 
 
@@ -52,7 +52,7 @@ def _game_initial(game: str, seed: int) -> tuple[dict, str, str]:
 
 @cli.command()
 @game_option
-@deal_source_options
+@deal_source("any")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to serve on. Anything but a loopback address lets other machines play on this one.")
 @click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,

@@ -26,16 +26,16 @@ from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.target import PILOT_DEALS, PILOT_FOLLOWUPS
 from ...studies.two_phase import run_followup, stored_two_phase
 from .common import (
-    INVOKED,
     SECONDS,
     UserError,
     Whole,
     cli,
+    deal_source,
     memory_option,
     not_blank,
     prepare_kernel,
     resolve_rules,
-    rules_option_no_deal,
+    run_state,
     was_terminated,
     workers_compile_notice,
 )
@@ -98,7 +98,7 @@ class _StudyProgress:
 
 
 @cli.command()
-@rules_option_no_deal
+@deal_source("none")
 @click.option("--seeds", "seeds_text", default="0:1000", show_default=True, metavar="START:STOP", callback=not_blank,
               help="Seeds to study: START:STOP (STOP excluded), a seed, or a comma list.")
 @click.option("--pysolfc", "pysolfc", default=None, metavar="START:STOP", callback=not_blank,
@@ -272,7 +272,7 @@ def _plan_before_the_first_deal(r: Rules, target: float, where: str, max_seconds
     from ...studies.priors import pilot_cost, prior_plan
 
     cores = jobs or os.cpu_count() or 1
-    command = shlex.join(a for a in INVOKED if a != "--plan")  # the same command without --plan
+    command = shlex.join(a for a in run_state().argv if a != "--plan")  # the same command without --plan
     got = prior_plan(r, target)
     if got is None:
         core, wall = pilot_cost(max_seconds, followup_seconds, cores)
@@ -468,7 +468,7 @@ class _PickProgress:
 
 
 @cli.command()
-@rules_option_no_deal
+@deal_source("none")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default="any",
               show_default=True, help="Rating of the deals to print (see 'canfield analyze').")
 @click.option("--count", type=Whole(1, 1_000_000), default=10, show_default=True, help="How many seeds.")
@@ -505,7 +505,8 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
     bar = _PickProgress(count, difficulty, first)
     pack = None
     try:
-        pack = PackFile(out, fmt) if out else None
+        with interrupts_held():  # the pack's .part file and ``pack`` come together: a Ctrl-C between them left it
+            pack = PackFile(out, fmt) if out else None
         if out:
             prepare_kernel()  # the pack's winning lines are found again in this process
         else:
