@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from canfield_solver import Deal, Position, get_rules
+from canfield_solver.budget import Deadline, Limits
 from canfield_solver.search import codec as C
 from canfield_solver.search import depth_first
 from canfield_solver.search import kernel as K
@@ -180,7 +181,8 @@ def census(seed: int, rules: str, max_memory: int, max_seconds: float, out, entr
     deal = Deal.from_seed(seed, r)
     kept: dict = {}
     t0 = time.perf_counter()
-    o = depth_first.search(Position(deal), None, max_seconds, max_memory, None, 0.0, keep=kept)
+    o = depth_first.search(Position(deal), Limits(Deadline(max_seconds), memory_mb=max_memory), 0.0,
+                           depth_first.How(keep=kept))
     secs = time.perf_counter() - t0
     prob, tables = kept["problem"], kept["tables"]
     p = prob.params

@@ -24,6 +24,7 @@ from collections import Counter
 import numpy as np
 
 from canfield_solver import Deal, Position, get_rules
+from canfield_solver.budget import Limits
 from canfield_solver.search import codec as C
 from canfield_solver.search import depth_first
 from canfield_solver.search import kernel as K
@@ -66,7 +67,8 @@ def census(preset: str, seeds: range, nodes: int, memory_mb: int) -> None:
     for seed in seeds:
         keep: dict = {}
         t0 = time.perf_counter()
-        out = depth_first.search(Position(Deal.from_seed(seed, rules)), nodes, None, memory_mb, None, 0.0, keep=keep)
+        out = depth_first.search(Position(Deal.from_seed(seed, rules)), Limits(nodes=nodes, memory_mb=memory_mb), 0.0,
+                                 depth_first.How(keep=keep))
         t += time.perf_counter() - t0
         if out.limit is None:
             decided += 1

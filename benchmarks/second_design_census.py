@@ -43,6 +43,7 @@ def _replays(start, line: list[str]) -> bool:
 
 
 def _one(args: tuple[int, str, float, float]) -> dict:
+    from canfield_solver.budget import Deadline, Limits
     from canfield_solver.search import playout, ranks
     from canfield_solver.solver import solve
 
@@ -52,17 +53,17 @@ def _one(args: tuple[int, str, float, float]) -> dict:
     row = {"seed": seed, "exact": r.verdict.value, "exact_s": r.seconds}
     if r.verdict.value != "unknown":
         return row
-    for name, level in (("playout", 0), ("nested", 1)):
-        o = playout.run(start, None, phase, level=level)
+    for name, run in (("playout", playout.greedy), ("nested", playout.nested)):
+        o = run(start, Limits(Deadline(phase)))
         if o.won and not _replays(start, o.decode(o.solution)):
             raise SystemExit(f"seed {seed}: a {name} win does not replay")
         row[name] = ("won" if o.won else "-", o.seconds, o.best_score)
     if ranks.usable(start.rules):
-        f = ranks.find(start, None, phase, 2000)
+        f = ranks.find(start, Limits(Deadline(phase), memory_mb=2000))
         if f.won and not _replays(start, f.decode(f.solution)):
             raise SystemExit(f"seed {seed}: a find win does not replay")
         row["find"] = ("won" if f.won else f.ended, f.seconds, f.best_score)
-        p = ranks.prove(start, None, phase, 2000)
+        p = ranks.prove(start, Limits(Deadline(phase), memory_mb=2000))
         row["prove"] = ("lost" if p.proved_lost else ("abstract-won" if p.ended == "won" else p.ended),
                         p.seconds, p.best_score)
     return row

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from canfield_solver import compiles
-from canfield_solver.budget import Limit
+from canfield_solver.budget import Limit, Limits
 from canfield_solver.engine.deal import Deal
 from canfield_solver.engine.position import Position
 from canfield_solver.engine.rules import get_rules
@@ -33,9 +33,9 @@ def test_the_interpreted_kernel_searches_node_for_node_as_the_compiled_one(prese
     slow = interpreted.kernel()
     for seed in (0, 1, 2, 5):
         start = Position(Deal.from_seed(seed, get_rules(preset)))
-        fast = depth_first.search(start, 1500, None, 64, None, 0.0)
+        fast = depth_first.search(start, Limits(nodes=1500, memory_mb=64))
         with np.errstate(all="ignore"):
-            plain = depth_first.search(start, 1500, None, 64, None, 0.0, kernel=slow, chunk=256)
+            plain = depth_first.search(start, Limits(nodes=1500, memory_mb=64), 0.0, depth_first.How(slow, 256))
         assert (plain.won, plain.limit, plain.nodes, plain.positions, plain.best_score, plain.solution,
                 plain.best_path) == (fast.won, fast.limit, fast.nodes, fast.positions, fast.best_score, fast.solution,
                                      fast.best_path), (preset, seed)
@@ -60,19 +60,19 @@ def _quick(monkeypatch, done: bool):
 
 def test_the_quick_start_answers_an_easy_deal_itself(monkeypatch):
     quick, told = _quick(monkeypatch, done=False)
-    out, spent = quick.search(Position(Deal.from_seed(2)), None, None, 720, None)
+    out, spent = quick.search(Position(Deal.from_seed(2)), Limits())
     assert out is not None and out.won and out.stats["interpreted"] and out.nodes == 222 and spent < 30
     assert [n.phase for n in told] == ["background"]
 
 
 def test_the_quick_start_hands_over_when_the_compile_is_done_or_its_cap_is_reached(monkeypatch):
     quick, _ = _quick(monkeypatch, done=True)
-    out, _spent = quick.search(Position(Deal.from_seed(0)), None, None, 720, None)
+    out, _spent = quick.search(Position(Deal.from_seed(0)), Limits())
     assert out is None  # the compile finished: the compiled kernel searches from the start
     quick, _ = _quick(monkeypatch, done=False)
     monkeypatch.setattr(quick, "QUICK_NODES", 600)
-    assert quick.search(Position(Deal.from_seed(0)), None, None, 720, None)[0] is None  # its own cap
-    out, _spent = quick.search(Position(Deal.from_seed(0)), 300, None, 720, None)  # the caller's limit: final
+    assert quick.search(Position(Deal.from_seed(0)), Limits())[0] is None  # its own cap
+    out, _spent = quick.search(Position(Deal.from_seed(0)), Limits(nodes=300))  # the caller's limit: final
     assert out is not None and out.limit is Limit.NODES and out.nodes <= 300
 
 
@@ -204,3 +204,18 @@ def test_a_deadline_is_fixed_once_and_counts_down():
     first = a.left()
     time.sleep(0.01)
     assert a.left() < first
+
+
+def test_limits_travel_as_one_value_and_a_share_never_outlasts_them():
+    """``budget.Limits`` (issue 72): one value from ``solve`` to ``drive``; a phase's share ends no later than
+    the search's deadline and asks no more nodes than are left; ``spent`` takes a phase's nodes off."""
+    from canfield_solver.budget import Deadline, Limits
+
+    lim = Limits(Deadline(10.0), nodes=1000, memory_mb=64, workers=2)
+    part = lim.share(seconds=2.0, nodes=300, memory_mb=32)
+    assert part.deadline.at < lim.deadline.at and 1.9 < part.seconds <= 2.0
+    assert (part.nodes, part.memory_mb, part.workers) == (300, 32, 2)
+    assert lim.share(seconds=60.0).deadline is lim.deadline  # a longer share is the search's own deadline
+    assert lim.share(nodes=5000).nodes == 1000  # never more nodes than the search has
+    assert lim.spent(400).nodes == 600 and lim.spent(4000).nodes == 0 and Limits().spent(5).nodes is None
+    assert Limits().share(seconds=1.0, nodes=7).nodes == 7  # no node limit: the share's own

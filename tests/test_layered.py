@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from test_solver_agreement import ALL_RULES, reduced
 
 from canfield_solver import Deal, Position, get_rules
+from canfield_solver.budget import Limits
 from canfield_solver.engine.position import replay
 from canfield_solver.errors import CanfieldError
 from canfield_solver.solver import Verdict, solve
@@ -83,10 +84,10 @@ def test_the_layered_phase_after_a_depth_first_budget_agrees(preset):
             except RuntimeError:
                 continue
             start = Position(deal)
-            first = depth_first.search(start, 20, None, 64, None, 0.0)
+            first = depth_first.search(start, Limits(nodes=20, memory_mb=64))
             if first.limit is None:
                 continue
-            both = layered.after(first, start, None, None, 64, None, 0.0)
+            both = layered.after(first, start, Limits(memory_mb=64))
             assert both.limit is None and both.won == truth, (shape, seed)
             assert both.nodes > first.nodes and both.stats["depth_first_nodes"] == first.nodes
             line = both.decode(both.solution if both.won else both.best_path)

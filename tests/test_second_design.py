@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, Rules, get_rules
+from canfield_solver.budget import Limits
 from canfield_solver.engine.position import replay
 from canfield_solver.search import arrays, playout, portfolio, ranks
 from canfield_solver.search import codec as C
@@ -75,7 +76,7 @@ def _prove_counts(monkeypatch: pytest.MonkeyPatch | None = None):
             truth = exhaustive_winnable(deal, max_states=20_000)
         except RuntimeError:
             assume(False)
-        p = ranks.prove(Position(deal), None, None, 64)
+        p = ranks.prove(Position(deal), Limits(memory_mb=64))
         assert p.ended in ("won", "exhausted") and not p.truncated
         if truth:
             seen["won"] += 1
@@ -110,8 +111,8 @@ def test_without_its_swap_moves_the_game_over_classes_calls_won_deals_lost(name,
     can fail."""
     deal = _deal(name, (5, 2, 2), seed)
     assert exhaustive_winnable(deal, max_states=20_000)
-    assert ranks.find(Position(deal), None, None, 64).ended == "exhausted"
-    assert ranks.prove(Position(deal), None, None, 64).ended == "won"
+    assert ranks.find(Position(deal), Limits(memory_mb=64)).ended == "exhausted"
+    assert ranks.prove(Position(deal), Limits(memory_mb=64)).ended == "won"
 
 
 @needs_jit
@@ -120,14 +121,14 @@ def test_without_its_swap_moves_the_game_over_classes_calls_won_deals_lost(name,
 def test_wins_found_without_the_exact_search_replay(name, shape, seed):
     deal = _deal(name, shape, seed)
     start = Position(deal)
-    for o in (ranks.find(start, 200_000, None, 64), playout.run(start, 200_000, None, level=1, max_rounds=8),
-              playout.run(start, 50_000, None, level=0)):
+    for o in (ranks.find(start, Limits(nodes=200_000, memory_mb=64)),
+              playout.nested(start, Limits(nodes=200_000), rounds=8), playout.greedy(start, Limits(nodes=50_000))):
         if o.won:
             chk = replay(deal, o.decode(o.solution), strict=True)
             assert chk.legal and chk.position.is_won()
         else:
             assert o.solution == []
-    w = playout.run(start, 100_000, None, level=1, max_rounds=4)
+    w = playout.nested(start, Limits(nodes=100_000), rounds=4)
     if not w.won:  # the best line followed is a real line to its score
         chk = replay(deal, w.decode(w.best_path), strict=False)
         assert chk.legal and chk.position.score == w.best_score
@@ -136,8 +137,8 @@ def test_wins_found_without_the_exact_search_replay(name, shape, seed):
 @needs_jit
 def test_the_same_seed_plays_the_same_nested_searches():
     start = Position(Deal.from_seed(1003, get_rules("rainbow")))
-    a = playout.run(start, 300_000, None, seed=7, level=1)
-    b = playout.run(start, 300_000, None, seed=7, level=1)
+    a = playout.nested(start, Limits(nodes=300_000), seed=7)
+    b = playout.nested(start, Limits(nodes=300_000), seed=7)
     assert (a.steps, a.rounds, a.best_score, a.best_path) == (b.steps, b.rounds, b.best_score, b.best_path)
 
 

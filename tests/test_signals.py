@@ -1,6 +1,8 @@
 """`canfield play` and a study stopped by SIGTERM (``kill``, systemd, a container runtime) or by Ctrl-C end every
 process they started: the meter's or the study's worker processes and multiprocessing's resource tracker."""
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -346,10 +348,10 @@ def test_an_interrupt_as_the_search_wins_keeps_the_win():
     import types
 
     from canfield_solver import Deal, Position
-    from canfield_solver.budget import Limit
+    from canfield_solver.budget import Limit, Limits
     from canfield_solver.search import codec as C
     from canfield_solver.search import kernel as K
-    from canfield_solver.search.depth_first import search
+    from canfield_solver.search.depth_first import How, search
     from canfield_solver.solver import _result
 
     class WinsThenInterrupted(types.ModuleType):
@@ -362,7 +364,7 @@ def test_an_interrupt_as_the_search_wins_keeps_the_win():
             return C.RUNNING
 
     start = Position(Deal.from_seed(2, "canfield"))
-    out = search(start, None, None, 256, None, 0.0, kernel=WinsThenInterrupted("k"))
+    out = search(start, Limits(memory_mb=256), 0.0, How(WinsThenInterrupted("k")))
     assert out.won and out.limit is None and out.solution
     r = _result(out, start, 2)
     assert r.verdict.value == "solved" and r.moves
@@ -373,8 +375,62 @@ def test_an_interrupt_as_the_search_wins_keeps_the_win():
             raise KeyboardInterrupt
 
     hard = Position(Deal.from_seed(205, "canfield"))  # lost, and far from decided after 1,000 nodes
-    before = search(hard, None, None, 256, None, 0.0, kernel=RunsThenInterrupted("k"), chunk=1000)
+    before = search(hard, Limits(memory_mb=256), 0.0, How(RunsThenInterrupted("k"), 1000))
     assert not before.won and before.limit is Limit.INTERRUPTED and 0 < before.nodes <= 1000
     r = _result(before, hard, 205)
     assert r.verdict.value == "unknown" and r.best_score > hard.score and r.best_line
 
+
+
+@needs_jit
+def test_a_sigterm_one_command_met_is_not_the_next_ones(tmp_path):
+    """Issue 71: the first SIGTERM set a flag that was never cleared, so in a process that runs the CLI more
+    than once (tests, a notebook, the PySolFC bridge) every later Ctrl-C read as "terminated" (143). A study
+    searching in this process is stopped by SIGTERM, then the same study again by Ctrl-C: 143, then 130."""
+    import threading
+
+    from canfield_solver.surfaces.cli import cli
+
+    def run(sig: int) -> tuple[int, str]:
+        db = tmp_path / f"s{sig}.sqlite"
+        args = ["winrate", "--seeds", "0:5000", "--jobs", "1", "-q", "--max-seconds", "5", "--db", str(db)]
+        timer = threading.Timer(1.5, os.kill, (os.getpid(), sig))
+        err = io.StringIO()
+        timer.start()
+        try:
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                cli.main(args, standalone_mode=False)
+        except SystemExit as e:
+            return int(e.code or 0), err.getvalue()
+        finally:
+            timer.cancel()
+        return 0, err.getvalue()
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        code, err = run(signal.SIGTERM)
+        assert code == 143 and "canfield: terminated" in err, err
+        code, err = run(signal.SIGINT)
+        assert code == 130 and "canfield: interrupted" in err, err
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_the_cli_keeps_no_mutable_state_at_module_level():
+    """Issue 72: what one run of a command keeps is its ``RunState`` in click's context; no module of the CLI
+    binds a list, dict or set at its top level (where one command's state would reach the next)."""
+    import ast
+
+    from helpers import PACKAGE
+
+    found = []
+    for path in sorted((PACKAGE / "surfaces" / "cli").glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, ast.AnnAssign) else []
+            value = getattr(node, "value", None)
+            mutable = isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)) or (
+                isinstance(value, ast.Call) and ast.unparse(value.func) in ("list", "dict", "set", "defaultdict"))
+            if targets and mutable and not ast.unparse(targets[0]).startswith("__"):  # __all__ names, no state
+                found.append(f"{path.name}: {ast.unparse(targets[0])}")
+    assert not found, found

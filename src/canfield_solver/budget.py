@@ -13,8 +13,9 @@ ends the search as any Ctrl-C does. Nothing here knows a kernel.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .errors import CanfieldError
 
@@ -50,6 +51,69 @@ class Deadline:
         return None if self.at is None else max(0.0, self.at - time.perf_counter())
 
 
+    def sooner(self, seconds: float | None) -> "Deadline":
+        """This deadline, or ``seconds`` from now if that comes first (a phase's share of a search's time)."""
+        if seconds is None:
+            return self
+        mine = Deadline(seconds)
+        return mine if self.at is None or (mine.at is not None and mine.at < self.at) else self
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What bounds one search, made once where the search starts (``solver.solve`` from its arguments, which
+    the CLI's options and a study's settings become) and passed whole through every phase and driver to
+    ``drive``.
+
+    deadline
+        The time limit, fixed when the search starts (``Deadline``): every phase asks what is left of it.
+    nodes
+        The node limit; None for none.
+    memory_mb
+        The transposition tables' cap, in MiB.
+    workers
+        Threads on the one deal.
+    progress
+        Called as the search goes with (nodes, seconds), and with a ``phase`` or ``event`` keyword where the
+        callback takes it (``takes_keyword``).
+    """
+
+    deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    nodes: int | None = None
+    memory_mb: int = 720
+    workers: int = 1
+    progress: Callable[..., None] | None = None
+
+    @property
+    def seconds(self) -> float | None:
+        """What is left of the time limit now; None for no limit."""
+        return self.deadline.left()
+
+    def spent(self, nodes: int) -> "Limits":
+        """These limits after ``nodes`` nodes were searched (the node limit less them)."""
+        return self if self.nodes is None else replace(self, nodes=max(0, self.nodes - nodes))
+
+    def share(self, seconds: float | None = None, nodes: int | None = None, memory_mb: int | None = None,
+              workers: int | None = None) -> "Limits":
+        """A phase's part of these limits: at most ``seconds`` of the time left, ``nodes`` of the nodes, and
+        the memory cap and workers given (each None: as these)."""
+        n = self.nodes if nodes is None else nodes if self.nodes is None else min(nodes, self.nodes)
+        return Limits(self.deadline.sooner(seconds), n, self.memory_mb if memory_mb is None else memory_mb,
+                      self.workers if workers is None else workers, self.progress)
+
+
+class Pace(NamedTuple):
+    """How ``drive`` deals out budgets: ``chunk`` nodes a call, doubled up to ``max_chunk`` after each call
+    shorter than ``fast`` seconds (None: never), the node limit shared among ``split`` workers; progress
+    seconds counted from ``t0`` (None: when ``drive`` starts)."""
+
+    chunk: int
+    max_chunk: int | None = None
+    fast: float = 0.02
+    split: int = 1
+    t0: float | None = None
+
+
 class Step(Enum):
     """How one compiled call ended, as its search tells ``drive``."""
 
@@ -60,24 +124,20 @@ class Step(Enum):
     NO_MEMORY = 4  # what it needs to grow would pass the memory cap
 
 
-def drive(call: Callable[[int], Step], nodes: Callable[[], int], *, max_nodes: int | None,
-          max_seconds: float | None, chunk: int, max_chunk: int | None = None, fast: float = 0.02,
-          split: int = 1, t0: float | None = None,
-          progress: Callable[[int, float], None] | None = None) -> Limit | None:
+def drive(call: Callable[[int], Step], nodes: Callable[[], int], limits: Limits, pace: Pace) -> Limit | None:
     """Call ``call(budget)`` until the search ends by itself (None) or a limit ends it (the ``Limit``).
 
-    ``nodes()`` counts the nodes so far against ``max_nodes``; a budget is ``chunk`` nodes, at most what
-    is left of the node limit shared among ``split`` workers (and at least 1). With ``max_chunk`` the chunk
-    doubles, up to it, after each call shorter than ``fast`` seconds, so the clock is read often enough
-    without a call per few nodes. The clock counts from ``t0`` (default: now). After each call that went
-    on, ``progress(nodes, seconds)`` is called and the time limit looked at (and once before the first call,
-    so ``max_seconds`` 0 ends the search at once, as ``max_nodes`` 0 does). Ctrl-C ends it with
-    ``Limit.INTERRUPTED``.
+    ``nodes()`` counts the nodes so far against ``limits.nodes``; a budget is ``pace.chunk`` nodes, at most
+    what is left of the node limit shared among ``pace.split`` workers (and at least 1), doubling as
+    ``Pace`` says. After each call that went on, ``limits.progress(nodes, seconds)`` is called and the
+    deadline looked at (and once before the first call, so a deadline already past ends the search at once,
+    as a node limit of 0 does). Ctrl-C ends it with ``Limit.INTERRUPTED``.
     """
-    start = time.perf_counter() if t0 is None else t0
-    size = chunk
+    start = time.perf_counter() if pace.t0 is None else pace.t0
+    size = pace.chunk
+    max_nodes, progress, deadline = limits.nodes, limits.progress, limits.deadline
     try:
-        if max_seconds is not None and time.perf_counter() - start >= max_seconds:
+        if deadline.at is not None and time.perf_counter() >= deadline.at:
             return Limit.SECONDS  # no time at all (max_seconds 0): ends at once, as max_nodes 0 does
         while True:
             budget = size
@@ -85,7 +145,7 @@ def drive(call: Callable[[int], Step], nodes: Callable[[], int], *, max_nodes: i
                 left = max_nodes - nodes()
                 if left <= 0:
                     return Limit.NODES
-                budget = max(1, min(budget, -(-left // split)))
+                budget = max(1, min(budget, -(-left // pace.split)))
             t = time.perf_counter()
             step = call(budget)
             if step is Step.DONE:
@@ -99,10 +159,10 @@ def drive(call: Callable[[int], Step], nodes: Callable[[], int], *, max_nodes: i
             now = time.perf_counter()
             if progress is not None:
                 progress(nodes(), now - start)
-            if max_seconds is not None and now - start >= max_seconds:
+            if deadline.at is not None and now >= deadline.at:
                 return Limit.SECONDS
-            if max_chunk is not None and now - t < fast:
-                size = min(2 * size, max_chunk)
+            if pace.max_chunk is not None and now - t < pace.fast:
+                size = min(2 * size, pace.max_chunk)
     except KeyboardInterrupt:
         return Limit.INTERRUPTED
     except SystemError as e:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import compiles, memory
-from .budget import Deadline, Limit, check_limits, takes_keyword
+from .budget import Deadline, Limit, Limits, check_limits, takes_keyword
 from .engine.deal import Deal, as_deal
 from .engine.position import Position, replay
 from .engine.rules import Rules, get_rules
@@ -259,8 +259,12 @@ def solve(
     when its table fills the memory cap before it decides, the layered
     proof (``search.layered``, solver notes §9) with what is left of the
     limits: it keeps only the positions of the next few layers of progress,
-    so it decides lost deals whose proofs outgrow the cap. ``"depth-first"``
-    never switches; ``"layered"`` runs the layered proof alone.
+    so it decides lost deals whose proofs outgrow the cap. Where any suit
+    builds, ``"auto"`` first runs nested searches for wins and the abstract
+    game over ranks for losses, each in a share of the limits
+    (``search.portfolio``, solver notes §10). ``"depth-first"`` never
+    switches and runs no other search; ``"layered"`` runs the layered proof
+    alone.
 
     Limits: none on nodes or time by default (``max_seconds=None``: a hard
     deal may search for many minutes; the CLI's default is 60 s), and
@@ -281,39 +285,37 @@ def solve(
     deadline = Deadline(max_seconds)  # the caller's wait, compiles included: every phase asks what is left
     start, seed = _coerce(deal_or_position, rules)
     cap = memory.machine_cap(1) if max_memory_mb is None else memory.Cap(max_memory_mb, "given (max_memory_mb, --max-memory)")
-    max_memory_mb = cap.mb
+    limits = Limits(deadline, max_nodes, cap.mb, workers, progress)  # what bounds this search, passed whole
     if method != "layered":
         from .search import quick
 
         if quick.wanted():  # a first run: the kernel compiles in the background, the first answer need not wait
-            first, _spent = quick.search(start, max_nodes, deadline.left(), max_memory_mb, progress)
+            first, _spent = quick.search(start, limits)
             if first is not None:
                 return _result(first, start, seed, cap)
-    compile_seconds = load_kernel()
-    max_seconds = deadline.left()  # a compile is inside the limit (the caller waits for it)
+    compile_seconds = load_kernel()  # a compile is inside the limit (the caller waits for it)
     if method == "layered":
         from .search import layered
 
-        outcome = layered.search(start, max_nodes, max_seconds, max_memory_mb, progress, compile_seconds, workers)
+        outcome = layered.search(start, limits, compile_seconds)
     else:
-        def exact(nodes: int | None, seconds: float | None) -> "Outcome":
-            if workers > 1:
+        def exact(lim: Limits) -> "Outcome":
+            if lim.workers > 1:
                 from .search import parallel
 
-                return parallel.search(start, workers, nodes, seconds, max_memory_mb, progress, compile_seconds)
+                return parallel.search(start, lim, compile_seconds)
             from .search import depth_first
 
-            return depth_first.search(start, nodes, seconds, max_memory_mb, progress, compile_seconds)
+            return depth_first.search(start, lim, compile_seconds)
 
         from .search import portfolio
 
         if method == "auto" and portfolio.wanted(start.rules):
-            outcome = portfolio.search(start, deadline, max_nodes, max_memory_mb, progress, exact)
+            outcome = portfolio.search(start, limits, exact)
         else:
-            outcome = exact(max_nodes, max_seconds)
+            outcome = exact(limits)
     if method == "auto" and outcome.limit == Limit.MEMORY and not outcome.won:
-        outcome = _then_layered(outcome, start, deadline, max_nodes, max_memory_mb, progress, compile_seconds,
-                                workers)
+        outcome = _then_layered(outcome, start, limits, compile_seconds)
     return _result(outcome, start, seed, cap)
 
 
@@ -329,24 +331,23 @@ def _check_arguments(max_nodes: int | None, max_seconds: float | None, max_memor
         raise CanfieldError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
 
 
-def _then_layered(outcome: Outcome, start: Position, deadline: Deadline, max_nodes: int | None, max_memory_mb: int,
-                  progress: Callable[..., None] | None, compile_seconds: float, workers: int) -> Outcome:
+def _then_layered(outcome: Outcome, start: Position, limits: Limits, compile_seconds: float) -> Outcome:
     """``method="auto"`` once the depth-first table is full: the layered proof with what is left of the
     limits, said on ``progress``; the depth-first outcome as it is when the layered proof's first compile
     would run past the time limit (a compile cannot be cut short)."""
     from .search import layered
 
-    full = f"the table is full ({max_memory_mb:,} MiB) after {outcome.nodes:,} nodes in {outcome.seconds:.1f} s"
-    left = deadline.left()
+    full = f"the table is full ({limits.memory_mb:,} MiB) after {outcome.nodes:,} nodes in {outcome.seconds:.1f} s"
+    left = limits.seconds
     expect, _source = compiles.estimate("layered")
     if left is not None and left < expect and not compiles.compiled("layered"):
-        _event(progress, outcome.nodes, outcome.seconds,
+        _event(limits.progress, outcome.nodes, outcome.seconds,
                f"{full}; the layered proof that would go on needs its first compile (~{expect:.0f} s) and "
                f"{max(0.0, left):.0f} s of the limit are left: stopping here")
         return outcome
-    _event(progress, outcome.nodes, outcome.seconds,
+    _event(limits.progress, outcome.nodes, outcome.seconds,
            f"{full}: going on with the layered proof, which keeps only the next layers of progress")
-    return layered.after(outcome, start, max_nodes, deadline.left(), max_memory_mb, progress, compile_seconds, workers)
+    return layered.after(outcome, start, limits, compile_seconds)
 
 
 def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:

@@ -26,6 +26,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Protocol, Sequence, TypeVar
 
+from .. import budget
 from ..budget import Limit, check_limits
 from ..engine.cards import card_name
 from ..engine.deal import check_seed, splitmix64
@@ -180,6 +181,11 @@ class Limits:
     @property
     def seconds(self) -> float:
         return time.perf_counter() - self.t0
+
+    def bound(self, max_nodes: int | None) -> budget.Limits:
+        """These limits as ``budget.drive`` reads them: the deadline ``max_seconds`` after the search began, and
+        the node limit ``max_nodes`` of the call (what is left of this search's, or a probe's own)."""
+        return budget.Limits(budget.Deadline(self.max_seconds, start=self.t0), max_nodes)
 
 
 class _Stop(Exception):

@@ -28,7 +28,7 @@ import functools
 import numpy as np
 
 from .. import compiles
-from ..budget import Limit, Step, drive
+from ..budget import Limit, Pace, Step, drive
 from ..jit import njit
 from ..solver import Verdict
 from . import codes
@@ -358,8 +358,8 @@ def run(ranks: np.ndarray, h: np.ndarray, lim, order: int, lost: LostTable,
         return Step.DONE if last[0] in (WON, EXHAUSTED) else Step.GOING
 
     if last[0] not in (WON, EXHAUSTED):
-        hit = drive(call, lambda: lim.nodes + int(meta[M_NODES]), max_nodes=lim.max_nodes, max_seconds=lim.max_seconds,
-                    chunk=1 << 14, max_chunk=1 << 22, t0=lim.t0)
+        hit = drive(call, lambda: lim.nodes + int(meta[M_NODES]), lim.bound(lim.max_nodes),
+                    Pace(1 << 14, max_chunk=1 << 22, t0=lim.t0))
         if hit is not None:
             lim.hit = hit
     status = last[0]

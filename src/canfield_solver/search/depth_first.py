@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 from types import ModuleType
-from typing import Callable
+from typing import NamedTuple
 
-from ..budget import Limit, Step, drive
+from ..budget import Limit, Limits, Pace, Step, drive
 from ..engine.position import Position
 from . import codec as C
 from . import kernel as K
@@ -18,19 +18,26 @@ from .outcome import Outcome
 CHUNK_NODES = 1 << 17  # nodes between two looks at the clock, the node limit and the progress callback
 
 
-def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-           progress: Callable[[int, float], None] | None, compile_seconds: float, keep: dict | None = None,
-           kernel: ModuleType = K, chunk: int = CHUNK_NODES) -> Outcome:
-    """Search ``start`` until it is won, exhausted, or a limit (or Ctrl-C) stops it.
-
+class How(NamedTuple):
+    """How a depth-first search runs: ``kernel``, the compiled kernel or the same code interpreted
+    (``interpreted.kernel()``, which wants a smaller ``chunk`` of nodes between two looks at the limits);
     ``keep``, for measurements (benchmarks/layer_census.py): a dict that receives the search's arrays
-    (``"problem"``) and its final tables (``"tables"``). ``kernel``: the compiled kernel, or the same code
-    interpreted (``interpreted.kernel()``, which wants a smaller ``chunk`` of nodes between two looks at
-    the limits).
-    """
+    (``"problem"``) and its final tables (``"tables"``)."""
+
+    kernel: ModuleType = K
+    chunk: int = CHUNK_NODES
+    keep: dict | None = None
+
+
+COMPILED = How()  # the compiled kernel, in chunks of CHUNK_NODES
+
+
+def search(start: Position, limits: Limits, compile_seconds: float = 0.0, how: How = COMPILED) -> Outcome:
+    """Search ``start`` until it is won, exhausted, or a limit (or Ctrl-C) stops it."""
     t0 = time.perf_counter()
+    kernel, chunk, keep = how
     prob = LoneSearch(start, kernel=kernel)
-    tables = SearchTables(key_words(start.rules), max_memory_mb * (1 << 20), prob.cover_fields(), kernel=kernel)
+    tables = SearchTables(key_words(start.rules), limits.memory_mb * (1 << 20), prob.cover_fields(), kernel=kernel)
     st = prob.stats
     last = [C.RUNNING]
 
@@ -46,8 +53,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
             return Step.DONE
         return Step.NO_ROOM if nodes() == before else Step.GOING  # no room: the next expansion does not fit
 
-    limit = drive(call, nodes, max_nodes=max_nodes, max_seconds=max_seconds, chunk=chunk, t0=t0,
-                  progress=progress)
+    limit = drive(call, nodes, limits, Pace(chunk, t0=t0))
     status = C.RUNNING if limit is Limit.INTERRUPTED else last[0]
     if limit is Limit.INTERRUPTED and st[C.ST_STARTED] and st[C.ST_BEST] == 4 * start.rules.ranks:
         # The kernel's last call won, and the interrupt came as it returned, so its SOLVED was lost (Numba's

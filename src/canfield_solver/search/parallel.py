@@ -26,11 +26,10 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 
 import numpy as np
 
-from ..budget import Limit, Step, drive
+from ..budget import Limit, Limits, Pace, Step, drive
 from ..engine.position import Position
 from . import arrays as S
 from . import codec as C
@@ -115,15 +114,15 @@ class _Totals:
             self.best_line = path + [int(m) for m in w.best_path[:int(st[C.ST_BEST_LEN])]]
 
 
-def search(start: Position, workers: int, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-           progress: Callable[[int, float], None] | None, compile_seconds: float) -> Outcome:
-    """``depth_first.search`` with ``workers`` threads (see the module docstring)."""
+def search(start: Position, limits: Limits, compile_seconds: float = 0.0) -> Outcome:
+    """``depth_first.search`` with ``limits.workers`` threads (see the module docstring)."""
+    workers = limits.workers
     t0 = time.perf_counter()
-    sh = _Shared(start, workers, max_nodes, max_memory_mb)
+    sh = _Shared(start, workers, limits.nodes, limits.memory_mb)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="canfield-search")
     try:
-        limit = drive(lambda budget: sh.call(pool, budget), sh.nodes_so_far, max_nodes=max_nodes,
-                      max_seconds=max_seconds, chunk=ROUND_NODES, split=workers, t0=t0, progress=progress)
+        limit = drive(lambda budget: sh.call(pool, budget), sh.nodes_so_far, limits,
+                      Pace(ROUND_NODES, split=workers, t0=t0))
         if limit is Limit.INTERRUPTED:
             sh.ctl[C.CTL_STOP] = 1
     finally:

@@ -30,7 +30,7 @@ import time
 from typing import Callable
 
 from .. import compiles, jit
-from ..budget import Deadline, Limit, takes_keyword
+from ..budget import Limit, Limits, takes_keyword
 from ..engine.position import Position
 from ..engine.rules import Rules
 from .outcome import Outcome
@@ -68,8 +68,8 @@ def warm_up() -> float:
     t0 = time.perf_counter()
     with compiles.compiling("portfolio"):
         start = Position(Deal.from_seed(0, get_rules("rainbow")))
-        playout.run(start, 1, None, level=1, max_rounds=1)
-        ranks.prove(start, 1, None, 16)
+        playout.nested(start, Limits(nodes=1), rounds=1)
+        ranks.prove(start, Limits(nodes=1, memory_mb=16))
         ranks.warm_up_rehash()
     return time.perf_counter() - t0
 
@@ -92,23 +92,15 @@ def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, tex
         progress(nodes, seconds, event=text)
 
 
-def _share(left: float | None, share: float, most: float | None = None) -> float | None:
-    if left is None:
-        return most
-    s = left * share
-    return s if most is None else min(s, most)
-
-
-def search(start: Position, deadline: Deadline, max_nodes: int | None, max_memory_mb: int,
-           progress: Callable[..., None] | None, exact: Callable[[int | None, float | None], Outcome]) -> Outcome:
-    """The phases, then ``exact(max_nodes, max_seconds)`` with what they leave; the Outcome that decided.
+def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) -> Outcome:
+    """The phases, then ``exact(limits left)``; the Outcome that decided.
 
     The phases run only when their kernels are compiled or their first compile fits the time left
     (``compiles.estimate``); otherwise the exact search runs alone with the whole limit.
     """
     playout, ranks = _kernels()
     t0 = time.perf_counter()
-    left = deadline.left()
+    left = limits.seconds
     if not compiles.compiled("portfolio"):
         expect, source = compiles.estimate("portfolio")
         if left is not None and left < 2 * expect:
@@ -116,47 +108,53 @@ def search(start: Position, deadline: Deadline, max_nodes: int | None, max_memor
             # the searches after this one, and this one is the exact search's alone.
             if background() is not None:
                 compiles.tell(compiles.Notice("portfolio", "background", expect, source))
-            return exact(max_nodes, left)
+            return exact(limits)
         warm_up()
     phases: list[dict] = []
     spent = 0
     best: tuple[int, list[int], Callable[[list[int]], list[str]]] | None = None
 
-    def budget(share: float) -> int | None:
-        return None if max_nodes is None else max(0, int((max_nodes - spent) * share))
+    def share(part: float, most: float | None = None, memory_mb: int | None = None) -> Limits | None:
+        """``part`` of what is left of the time (at most ``most`` seconds) and of the nodes; None when that is
+        too little to start a phase."""
+        now = limits.spent(spent)
+        secs = now.seconds
+        s = most if secs is None else (secs * part if most is None else min(secs * part, most))
+        if s is not None and s < MIN_SECONDS:
+            return None
+        nodes = None if now.nodes is None else int(now.nodes * part)
+        return now.share(seconds=s, nodes=nodes, memory_mb=memory_mb)
 
     # 1. Wins.
-    secs = _share(deadline.left(), NESTED_SHARE, NESTED_MAX_SECONDS)
-    if secs is None or secs >= MIN_SECONDS:
-        w = playout.run(start, budget(NESTED_SHARE), secs, level=1, max_rounds=NESTED_ROUNDS)
+    lim = share(NESTED_SHARE, NESTED_MAX_SECONDS)
+    if lim is not None:
+        w = playout.nested(start, lim, rounds=NESTED_ROUNDS)
         spent += w.steps
         phases.append({"phase": "nested", "ended": "won" if w.won else str(w.limit or "rounds"), "nodes": w.steps,
                        "rounds": w.rounds, "seconds": round(w.seconds, 4)})
         if w.won:
-            _event(progress, spent, time.perf_counter() - t0, f"a nested search won in {w.seconds:.2f} s")
+            _event(limits.progress, spent, time.perf_counter() - t0, f"a nested search won in {w.seconds:.2f} s")
             return _outcome(start, True, None, w.solution, w.best_score, w.solution, spent, t0, w.decode, phases)
         if w.limit is Limit.INTERRUPTED:
             return _outcome(start, False, Limit.INTERRUPTED, [], w.best_score, w.best_path, spent, t0, w.decode,
                             phases)
         best = (w.best_score, w.best_path, w.decode)
     # 2. Losses.
-    secs = _share(deadline.left(), PROVE_SHARE)
-    if secs is None or secs >= MIN_SECONDS:
-        p = ranks.prove(start, budget(PROVE_SHARE), secs, max(16, int(max_memory_mb * PROVE_SHARE)))
+    lim = share(PROVE_SHARE, memory_mb=max(16, int(limits.memory_mb * PROVE_SHARE)))
+    if lim is not None:
+        p = ranks.prove(start, lim)
         spent += p.nodes
         phases.append({"phase": "prove", "ended": "lost" if p.proved_lost else p.ended if p.limit is None
                        else str(p.limit), "nodes": p.nodes, "rows": p.rows, "seconds": round(p.seconds, 4)})
-        if p.proved_lost:
-            _event(progress, spent, time.perf_counter() - t0,
-                   f"the game over ranks is lost: the deal is lost ({p.rows:,} positions, {p.seconds:.2f} s)")
+        if p.proved_lost or p.limit is Limit.INTERRUPTED:
+            if p.proved_lost:
+                _event(limits.progress, spent, time.perf_counter() - t0,
+                       f"the game over ranks is lost: the deal is lost ({p.rows:,} positions, {p.seconds:.2f} s)")
             score, path, decode = best if best is not None else (start.score, [], p.decode)
-            return _outcome(start, False, None, [], score, path, spent, t0, decode, phases)
-        if p.limit is Limit.INTERRUPTED:
-            score, path, decode = best if best is not None else (start.score, [], p.decode)
-            return _outcome(start, False, Limit.INTERRUPTED, [], score, path, spent, t0, decode, phases)
+            return _outcome(start, False, None if p.proved_lost else Limit.INTERRUPTED, [], score, path, spent, t0,
+                            decode, phases, positions=p.rows)
     # 3. The exact search, with what is left.
-    rest = None if max_nodes is None else max(0, max_nodes - spent)
-    out = exact(rest, deadline.left())
+    out = exact(limits.spent(spent))
     out.nodes += spent
     out.stats = {**out.stats, "phases": phases + [{"phase": "exact", "nodes": out.nodes - spent,
                                                    "seconds": round(out.seconds, 4)}]}
@@ -168,10 +166,10 @@ def search(start: Position, deadline: Deadline, max_nodes: int | None, max_memor
 
 def _outcome(start: Position, won: bool, limit: Limit | None, solution: list[int], best_score: int,
              best_path: list[int], nodes: int, t0: float, decode: Callable[[list[int]], list[str]],
-             phases: list[dict]) -> Outcome:
+             phases: list[dict], positions: int = 0) -> Outcome:
     """An Outcome decided by a phase (or interrupted in one)."""
     return Outcome(won=won, limit=limit, truncated=False, solution=solution, best_score=best_score,
-                   best_path=best_path, nodes=nodes, max_depth=len(solution or best_path), positions=0,
+                   best_path=best_path, nodes=nodes, max_depth=len(solution or best_path), positions=positions,
                    seconds=time.perf_counter() - t0, decode=decode,
                    stats={"phases": phases, "decided_by": phases[-1]["phase"] if limit is None else None})
 

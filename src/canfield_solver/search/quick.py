@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import subprocess
 import time
-from typing import Callable
+from dataclasses import replace
 
 import numpy as np
 
 from .. import compiles, jit
-from ..budget import Limit
+from ..budget import Limit, Limits
 from ..engine.position import Position
 from . import depth_first, interpreted
 from . import kernel_load as kc
@@ -47,8 +47,7 @@ class _CompileDone(Exception):
     pass
 
 
-def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-           progress: Callable[[int, float], None] | None) -> tuple[Outcome | None, float]:
+def search(start: Position, limits: Limits) -> tuple[Outcome | None, float]:
     """Search ``start`` interpreted while the kernel compiles elsewhere: (the outcome, seconds spent).
     The outcome is None when the compiled kernel should search instead (the compile is done, or the
     interpreted search reached ``QUICK_NODES`` before the caller's own limits); otherwise it is final:
@@ -57,6 +56,7 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
     proc = _start_compile()
     secs, source = compiles.estimate("kernel")
     compiles.tell(compiles.Notice("kernel", "background", secs, source))
+    max_nodes, progress = limits.nodes, limits.progress
     cap = QUICK_NODES if max_nodes is None else min(max_nodes, QUICK_NODES)
 
     def compile_done() -> bool:
@@ -70,8 +70,8 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
 
     try:
         with np.errstate(all="ignore"):  # uint64 arithmetic wraps, as compiled; numpy warns of it
-            outcome = depth_first.search(start, cap, max_seconds, max_memory_mb, watch, 0.0,
-                                         kernel=interpreted.kernel(), chunk=QUICK_CHUNK)
+            outcome = depth_first.search(start, replace(limits, nodes=cap, progress=watch), 0.0,
+                                         depth_first.How(interpreted.kernel(), QUICK_CHUNK))
     except _CompileDone:
         return None, time.perf_counter() - t0
     spent = time.perf_counter() - t0

@@ -26,7 +26,7 @@ search against a breadth-first search over raw positions, which uses no such rul
 
 from __future__ import annotations
 
-from ...budget import Limit, Step, drive
+from ...budget import Limit, Pace, Step, drive
 from ...solver import Verdict
 from .. import codes
 from ..base import GameResult, Limits, old_memory_name, replay
@@ -228,8 +228,8 @@ class _Probe:
             return int(self.meta[K.M_NODES])
 
         caps = [x for x in (budget, None if lim.max_nodes is None else lim.max_nodes - lim.nodes) if x is not None]
-        hit = drive(call, nodes, max_nodes=min(caps) if caps else None, max_seconds=lim.max_seconds,
-                    chunk=1 << 12, max_chunk=1 << 22, t0=lim.t0)  # calls of 20-50 ms: the clock is read often enough
+        hit = drive(call, nodes, lim.bound(min(caps) if caps else None),
+                    Pace(1 << 12, max_chunk=1 << 22, t0=lim.t0))  # calls of 20-50 ms: the clock is read often enough
         if hit is Limit.NODES and budget is not None and nodes() >= budget:
             return None  # this probe's budget, not the search's limit
         return hit

@@ -7,12 +7,13 @@ from __future__ import annotations
 import functools
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Generator
+from dataclasses import replace
+from typing import Generator
 
 import numpy as np
 
 from ... import compiles
-from ...budget import Deadline, Limit, Step, drive, interrupt_inside, takes_keyword
+from ...budget import Limit, Limits, Pace, Step, drive, interrupt_inside, takes_keyword
 from ...engine.position import Position
 from ...errors import CanfieldError, SolverBugError
 from .. import codec as C
@@ -43,24 +44,23 @@ class UnsupportedRules(CanfieldError):
     """The layered phase cannot search from this start (its key does not fit a short key)."""
 
 
-def search(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-           progress: Callable[..., None] | None, compile_seconds: float, workers: int = 1) -> Outcome:
+def search(start: Position, limits: Limits, compile_seconds: float = 0.0) -> Outcome:
     """Search ``start`` layer by layer until it is won, every layer is closed, or a limit (or Ctrl-C) stops
-    it. ``progress`` is called between chunks with (nodes, seconds) and, if it takes a ``phase`` keyword,
-    a line naming the layer and the rows waiting. Raises ``UnsupportedRules`` where the start's key is
-    too long for a short key (a position met later with one ends the phase ``unknown``, memory).
+    it. ``limits.progress`` is called between chunks with (nodes, seconds) and, if it takes a ``phase``
+    keyword, a line naming the layer and the rows waiting. Raises ``UnsupportedRules`` where the start's key
+    is too long for a short key (a position met later with one ends the phase ``unknown``, memory).
 
-    ``workers`` threads close each layer's chunks at once, each with a table of its own (solver notes §9,
+    ``limits.workers`` threads close each layer's chunks at once, each with a table of its own (solver notes §9,
     "a layer on several workers"): the same verdict; the node counts and the won line may vary."""
     ph = Phase(start)
     first = ph.start_item()
     if first is None:
         raise UnsupportedRules(f"the layered proof keeps short keys only, and no position under rules "
                                f"{start.rules.name!r} has one; solve it with method 'depth-first' or 'auto'")
-    deadline = Deadline(max_seconds)  # the caller's limit bounds what it waits for, this compile included
+    deadline = limits.deadline  # the caller's limit bounds what it waits for, this compile included
     t_compile = time.perf_counter()
     warm_up()
-    run = _Run(ph, max_nodes, max_memory_mb, workers, progress, compile_seconds + time.perf_counter() - t_compile)
+    run = _Run(ph, limits, compile_seconds + time.perf_counter() - t_compile)
     steps = run.chunks()
     try:
         if start.score == ph.full:
@@ -69,8 +69,8 @@ def search(start: Position, max_nodes: int | None, max_seconds: float | None, ma
         f = int(C.cover_bits(np.uint64(0), wp, ph.draw, ph.cb)) << ph.tb if ph.cover else 0
         ph.add_run(m0, np.array([[k0, k1 | f]], np.uint64))
         # The budget is the chunks' own (run.left() shared among the workers): a call closes the next chunk.
-        limit = drive(lambda budget: next(steps), lambda: int(ph.counts[C_NODES]), max_nodes=max_nodes,
-                      max_seconds=deadline.left(), chunk=2**62, t0=run.t0, progress=run.report)
+        limit = drive(lambda budget: next(steps), lambda: int(ph.counts[C_NODES]),
+                      replace(limits, progress=run.report), Pace(2**62, t0=run.t0))
         steps.close()
         if run.won_at:
             try:  # within the caller's time limit too: the user waits for the line as for the proof
@@ -100,21 +100,20 @@ class _Run:
     it holds now and at most (``held``, ``peak``), the layer of the first won child (``won_at``), the halt
     flag every chunk looks at, and the progress line's state."""
 
-    def __init__(self, ph: Phase, max_nodes: int | None, max_memory_mb: int, workers: int,
-                 progress: Callable[..., None] | None, compile_seconds: float):
-        self.ph, self.max_nodes, self.workers, self.progress = ph, max_nodes, workers, progress
+    def __init__(self, ph: Phase, limits: Limits, compile_seconds: float):
+        self.ph, self.max_nodes, self.workers, self.progress = ph, limits.nodes, limits.workers, limits.progress
         self.compile_seconds = compile_seconds
         self.t0 = time.perf_counter()
         self.layers = Layers()
         ph.pending = self.layers
-        self.cap = max_memory_mb * (1 << 20)
+        self.cap = limits.memory_mb * (1 << 20)
         self.won_at: list[int] = []  # the layer of the first won child, once found
         self.peak = self.held = 0
         self.nlayers = 0
         self.m = -1
         self.halt = np.zeros(1, np.int64)  # set: every chunk being closed stops at its next entry
         self.shown = -1.0
-        self.talks = progress is not None and takes_keyword(progress, "phase")
+        self.talks = self.progress is not None and takes_keyword(self.progress, "phase")
 
     def left(self) -> int | None:
         """What is left of the node limit (None: no limit)."""
@@ -210,17 +209,16 @@ def _outcome(ph: Phase, won: bool, limit: Limit | None, line: list[int], t0: flo
                    positions=int(c[C_EXPANDED]), seconds=time.perf_counter() - t0,
                    decode=lambda path: decode(prob, start, path), stats=stats)
 
-def after(first: Outcome, start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-          progress: Callable[..., None] | None, compile_seconds: float, workers: int = 1) -> Outcome:
+def after(first: Outcome, start: Position, limits: Limits, compile_seconds: float = 0.0) -> Outcome:
     """The layered phase after a depth-first search ``first`` that stopped for memory: with what is left of
-    the node limit, ``max_seconds`` (what is left of the caller's time limit now: ``budget.Deadline``) and
-    the same memory cap; one outcome of the two (nodes, time and positions added; the best line the
-    depth-first search's, which ``first.decode`` replays)."""
-    nodes = None if max_nodes is None else max_nodes - first.nodes
-    if (nodes is not None and nodes <= 0) or (max_seconds is not None and max_seconds <= 0):
+    the node limit and of the caller's deadline, and the same memory cap; one outcome of the two (nodes,
+    time and positions added; the best line the depth-first search's, which ``first.decode`` replays)."""
+    rest = limits.spent(first.nodes)
+    left = rest.seconds
+    if (rest.nodes is not None and rest.nodes <= 0) or (left is not None and left <= 0):
         return first
     try:
-        second = search(start, nodes, max_seconds, max_memory_mb, progress, compile_seconds, workers)
+        second = search(start, rest, compile_seconds)
     except UnsupportedRules:
         return first
     stats = {**first.stats, **{k: v for k, v in second.stats.items() if k.startswith("layered")}}

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ...budget import Limit, Step, drive
+from ...budget import Limit, Limits, Pace, Step, drive
 from ...engine.position import Position
 from .. import codec as C
 from ..arrays import LoneSearch, decode
 from . import kernel as PK
 
-__all__ = ["PlayoutOutcome", "run", "ENTRY_POINTS"]
+__all__ = ["PlayoutOutcome", "greedy", "nested", "ENTRY_POINTS"]
 
 VISIT_ROWS = 1 << 12  # the positions of one playout or line (a few hundred at most)
 STEPS_PER_PLAYOUT = 200  # level 0: a call plays about budget / this many playouts
@@ -41,12 +41,27 @@ class PlayoutOutcome:
     decode: Callable[[list[int]], list[str]]
 
 
-def run(start: Position, max_nodes: int | None, max_seconds: float | None, seed: int = 1,
-        progress: Callable[[int, float], None] | None = None, level: int = 1,
-        max_rounds: int | None = None) -> PlayoutOutcome:
-    """Playouts (``level`` 0) or nested searches (``level`` 1) from ``start`` until one wins, ``max_rounds``
-    nested searches have run, or a limit (steps as nodes, seconds, Ctrl-C) stops them; ``seed`` starts the
-    random generator (the same seed and limits in nodes, the same searches)."""
+class _Playing(NamedTuple):
+    level: int               # 0: playouts one after another; 1: nested searches
+    rounds: int | None       # nested searches at most (None: until a limit)
+    seed: int                # starts the random generator
+
+
+def nested(start: Position, limits: Limits, rounds: int | None = None, seed: int = 1) -> PlayoutOutcome:
+    """Nested Monte Carlo searches of level 1 from ``start`` until one wins, ``rounds`` of them have run, or a
+    limit (steps as nodes, seconds, Ctrl-C) stops them; ``seed`` starts the random generator (the same seed
+    and limits in nodes, the same searches)."""
+    return _run(start, limits, _Playing(1, rounds, seed))
+
+
+def greedy(start: Position, limits: Limits, seed: int = 1) -> PlayoutOutcome:
+    """Greedy random playouts from ``start`` until one wins or a limit stops them (a measurement tool:
+    benchmarks/second_design_census.py; the solver runs ``nested``)."""
+    return _run(start, limits, _Playing(0, None, seed))
+
+
+def _run(start: Position, limits: Limits, how: _Playing) -> PlayoutOutcome:
+    level, max_rounds, seed = how
     t0 = time.perf_counter()
     prob = LoneSearch(start)
     visit = np.zeros((VISIT_ROWS, 2), np.uint64)
@@ -74,8 +89,7 @@ def run(start: Position, max_nodes: int | None, max_seconds: float | None, seed:
             best[0], best[1] = score, [int(m) & C.MOVE_BITS for m in best_line[:n]]
         return Step.DONE if max_rounds is not None and stats[PK.Y_ROUNDS] >= max_rounds else Step.GOING
 
-    limit = drive(call, lambda: int(stats[PK.Y_STEPS]), max_nodes=max_nodes, max_seconds=max_seconds,
-                  chunk=1 << 15, t0=t0, progress=progress)
+    limit = drive(call, lambda: int(stats[PK.Y_STEPS]), limits, Pace(1 << 15, t0=t0))
     solution: list[int] = []
     if won[0]:
         won_line = line if level == 0 else best_line

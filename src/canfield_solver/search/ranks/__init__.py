@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from ...budget import Limit, Step, drive
+from ...budget import Limit, Limits, Pace, Step, drive
 from ...engine.position import Position
 from ...engine.rules import Rules
 from .. import codec as C
@@ -83,8 +83,7 @@ class ClassOutcome:
         return self.mode == FIND and self.ended == "won"
 
 
-def _run(start: Position, mode: int, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-         progress: Callable[[int, float], None] | None) -> ClassOutcome:
+def _run(start: Position, mode: int, limits: Limits) -> ClassOutcome:
     t0 = time.perf_counter()
     found = classes(start.rules)
     if found is None:
@@ -97,6 +96,7 @@ def _run(start: Position, mode: int, max_nodes: int | None, max_seconds: float |
     dirty = np.zeros(prob.moves.shape[0], np.int64)
     words = np.zeros(4, np.uint64)
     stats = np.zeros(RK.NRSTATS, np.int64)
+    max_memory_mb = limits.memory_mb
     cap_rows = max(INITIAL_ROWS, (max_memory_mb << 20) // (RK.KEY_WORDS * 8))
     holder = [np.zeros((min(INITIAL_ROWS, cap_rows), RK.KEY_WORDS), np.uint64)]
     last = [C.RUNNING]
@@ -115,8 +115,7 @@ def _run(start: Position, mode: int, max_nodes: int | None, max_seconds: float |
             return Step.GROWN
         return Step.DONE if status in (C.SOLVED, C.EXHAUSTED) else Step.GOING
 
-    limit = drive(call, lambda: int(stats[RK.R_NODES]), max_nodes=max_nodes, max_seconds=max_seconds,
-                  chunk=CHUNK, t0=t0, progress=progress)
+    limit = drive(call, lambda: int(stats[RK.R_NODES]), limits, Pace(CHUNK, t0=t0))
     status = last[0]
     ended = "limit" if limit is not None else ("won" if status == C.SOLVED else "exhausted")
     solution = ([int(moves[k, prob.midx[k] - 1]) & C.MOVE_BITS for k in range(int(stats[RK.R_SOLVED_DEPTH]))]
@@ -135,14 +134,12 @@ def warm_up_rehash() -> None:
               np.zeros(RK.NRSTATS, np.int64))
 
 
-def find(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-         progress: Callable[[int, float], None] | None = None) -> ClassOutcome:
+def find(start: Position, limits: Limits) -> ClassOutcome:
     """Real moves under the class key until a win, exhaustion (which proves nothing) or a limit."""
-    return _run(start, FIND, max_nodes, max_seconds, max_memory_mb, progress)
+    return _run(start, FIND, limits)
 
 
-def prove(start: Position, max_nodes: int | None, max_seconds: float | None, max_memory_mb: int,
-          progress: Callable[[int, float], None] | None = None) -> ClassOutcome:
+def prove(start: Position, limits: Limits) -> ClassOutcome:
     """The abstract game over classes until it is exhausted (the deal is lost), won (nothing proved) or a
     limit stops it."""
-    return _run(start, PROVE, max_nodes, max_seconds, max_memory_mb, progress)
+    return _run(start, PROVE, limits)
