@@ -1,6 +1,9 @@
 """Every Python example in docs/ runs (issue 63 item 5; README.md's are doctests, run by the README's own test
-command). Each block is run as written, in a fresh folder, with the extras the docs name; the play server's
-example is run against a real `canfield play` on a free port, and the longer ones in the integration tier."""
+command). Each block is saved as a file in a fresh folder and run there by this interpreter, as a reader who
+copies it would run it (issue 71: run in-process, the studies page's example passed while the same text saved
+as a script stopped at once, wanting the ``if __name__ == "__main__":`` guard its worker processes need); the
+play server's example against a real `canfield play` on a free port, and the longer ones in the integration
+tier."""
 
 from __future__ import annotations
 
@@ -42,10 +45,16 @@ def test_the_docs_have_python_examples():
     assert len(BLOCKS) >= 5 and {n for n, _, _ in BLOCKS} >= {"python.md", "games.md", "studies.md", "play.md"}
 
 
+def _run_as_a_script(code: str, where: Path, name: str) -> None:
+    script = where / "example.py"
+    script.write_text(code, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=where, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"docs/{name}'s example, saved as a file and run, failed:\n{done.stderr[-3000:]}"
+
+
 @needs_jit
 @pytest.mark.parametrize("name, index, code", list(_params()))
-def test_every_python_example_in_the_docs_runs(name, index, code, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # what an example writes (a store, a page) stays here
+def test_every_python_example_in_the_docs_runs(name, index, code, tmp_path):
     if name == "play.md":
         pytest.importorskip("starlette")
         pytest.importorskip("uvicorn")
@@ -62,9 +71,19 @@ def test_every_python_example_in_the_docs_runs(name, index, code, tmp_path, monk
                     if probe.connect_ex(("127.0.0.1", port)) == 0:
                         break
                 time.sleep(0.2)
-            exec(compile(code.replace("8765", str(port)), f"docs/{name}", "exec"), {"__name__": "__doc_example__"})
+            _run_as_a_script(code.replace("8765", str(port)), tmp_path, name)
         finally:
             os.killpg(server.pid, signal.SIGINT)
             server.wait(timeout=60)
         return
-    exec(compile(code, f"docs/{name}", "exec"), {"__name__": "__doc_example__"})
+    _run_as_a_script(code, tmp_path, name)
+
+
+def test_a_study_example_without_its_guard_is_what_the_script_run_catches(tmp_path):
+    """The check above can fail: the studies page's example as it was (no ``__main__`` guard) stops with an
+    error when saved and run, though ``exec`` in this process ran it."""
+    code = ("from canfield_solver.studies.two_phase import run_two_phase\n"
+            "wr = run_two_phase('canfield', range(4), max_seconds=1, followup=1, followup_seconds=1, "
+            "store='s.sqlite')\n")
+    with pytest.raises(AssertionError, match="saved as a file and run, failed"):
+        _run_as_a_script(code, tmp_path, "studies.md")
