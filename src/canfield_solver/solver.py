@@ -356,16 +356,19 @@ def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, tex
         progress(nodes, seconds, event=text)
 
 
-def decide(position: "Position | Deal | int", **limits: Any) -> SolveResult:
+def decide(position: "Position | Deal | int", *, max_nodes: int | None = None, max_seconds: float | None = None,
+           max_memory_mb: int | None = None, progress: Callable[[int, float], None] | None = None, workers: int = 1,
+           method: str = "auto") -> SolveResult:
     """``solve`` for a position in the middle of a game: a stalled one (SPEC §3: no progress move can ever be
-    reached) is unsolvable without a search (``stalled`` set, no nodes); any other is solved as usual. A
-    ``Deal`` or a seed number stands for its start."""
+    reached) is unsolvable without a search (``stalled`` set, no nodes); any other is solved as usual, with the
+    same limits. A ``Deal`` or a seed number stands for its start."""
     if not isinstance(position, Position):
         position = Position(as_deal(position, "position"))
     if position.is_stalled():
         return SolveResult(Verdict.UNSOLVABLE, (), 0, 0.0, 0, position.score, 0, position.rules.name,
                            stalled=True)
-    return solve(position, **limits)
+    return solve(position, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
+                 progress=progress, workers=workers, method=method)
 
 
 def further_limits(limit: str | None, max_seconds: float | None, max_nodes: int | None, max_memory_mb: int,

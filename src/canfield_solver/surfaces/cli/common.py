@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from types import FrameType, MappingProxyType
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 import click
 
@@ -82,6 +82,12 @@ class Terminated(KeyboardInterrupt):
     Ctrl-C runs (a study's worker processes ended, its finished deals kept) runs for it too."""
 
 
+class Redrawn(Protocol):
+    """A progress line redrawn in place on stderr: a notice erases it first (``clear``)."""
+
+    def clear(self) -> None: ...
+
+
 @dataclass
 class RunState:
     """What one run of a command keeps (click's context holds it: ``run_state()``).
@@ -98,7 +104,7 @@ class RunState:
 
     argv: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    live: list[Any] = field(default_factory=list)
+    live: list[Redrawn] = field(default_factory=list)
     terminated: bool = False
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -229,9 +229,12 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
             raise UserError(f"--moves-played: {res.error}")
         start = res.position
     with _SearchProgress(enabled=not as_json and sys.stderr.isatty()) as bar:
-        limits: dict[str, Any] = dict(max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
-                                      progress=bar.update, workers=workers, method=method)
-        result = decide(start, **limits) if isinstance(start, Position) else solve_deal(start, **limits)
+        if isinstance(start, Position):
+            result = decide(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
+                            progress=bar.update, workers=workers, method=method)
+        else:
+            result = solve_deal(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
+                                progress=bar.update, workers=workers, method=method)
     full = 4 * d.rules.ranks
     if as_json:
         out = result.to_dict()

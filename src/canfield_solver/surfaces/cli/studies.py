@@ -8,7 +8,7 @@ import os
 import shlex
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -41,6 +41,9 @@ from .common import (
 )
 from .other_games import game_option, refuse_canfield_only
 
+if TYPE_CHECKING:  # click's progress bar type (a private module: read by type checkers only)
+    from click._termui_impl import ProgressBar
+
 
 def eta_seconds(done: int, total: int, searched: int, elapsed: float) -> float | None:
     """Seconds left of a study at the rate of the deals it searched (deals taken from the store take no time
@@ -61,7 +64,7 @@ class _StudyProgress:
     def __init__(self, label: str, enabled: bool = True):
         self.label = label
         self.enabled = enabled and sys.stderr.isatty()
-        self.bar: Any = None
+        self.bar: "ProgressBar[int] | None" = None
         self.counts: dict = {}
         self.rate = 0.0
         self.eta: float | None = None
