@@ -98,8 +98,6 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
     The phases run only when their kernels are compiled or their first compile fits the time left
     (``compiles.estimate``); otherwise the exact search runs alone with the whole limit.
     """
-    playout, ranks = _kernels()
-    t0 = time.perf_counter()
     left = limits.seconds
     if not compiles.compiled("portfolio"):
         expect, source = compiles.estimate("portfolio")
@@ -110,14 +108,28 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
                 compiles.tell(compiles.Notice("portfolio", "background", expect, source))
             return exact(limits)
         warm_up()
-    phases: list[dict] = []
-    spent = 0
-    best: tuple[int, list[int], Callable[[list[int]], list[str]]] | None = None
+    run = _Portfolio(start, limits)
+    return run.wins() or run.losses() or run.rest(exact)
 
-    def share(part: float, most: float | None = None, memory_mb: int | None = None) -> Limits | None:
+
+Decode = Callable[[list[int]], list[str]]
+
+
+class _Portfolio:
+    """One deal's phases: what they have spent (nodes, ``phases``: a line each for ``stats``) and the best
+    real line the nested searches followed, which stands for the deal's best line where nothing wins."""
+
+    def __init__(self, start: Position, limits: Limits):
+        self.start, self.limits = start, limits
+        self.t0 = time.perf_counter()
+        self.spent = 0
+        self.phases: list[dict] = []
+        self.best: tuple[int, list[int], Decode] | None = None
+
+    def share(self, part: float, most: float | None = None, memory_mb: int | None = None) -> Limits | None:
         """``part`` of what is left of the time (at most ``most`` seconds) and of the nodes; None when that is
         too little to start a phase."""
-        now = limits.spent(spent)
+        now = self.limits.spent(self.spent)
         secs = now.seconds
         s = most if secs is None else (secs * part if most is None else min(secs * part, most))
         if s is not None and s < MIN_SECONDS:
@@ -125,53 +137,70 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
         nodes = None if now.nodes is None else int(now.nodes * part)
         return now.share(seconds=s, nodes=nodes, memory_mb=memory_mb)
 
-    # 1. Wins.
-    lim = share(NESTED_SHARE, NESTED_MAX_SECONDS)
-    if lim is not None:
-        w = playout.nested(start, lim, rounds=NESTED_ROUNDS)
-        spent += w.steps
-        phases.append({"phase": "nested", "ended": "won" if w.won else str(w.limit or "rounds"), "nodes": w.steps,
-                       "rounds": w.rounds, "seconds": round(w.seconds, 4)})
+    def wins(self) -> Outcome | None:
+        """The nested searches: the Outcome when one wins (or an interrupt ends them), else None."""
+        playout, _ranks = _kernels()
+        lim = self.share(NESTED_SHARE, NESTED_MAX_SECONDS)
+        if lim is None:
+            return None
+        w = playout.nested(self.start, lim, rounds=NESTED_ROUNDS)
+        self.spent += w.steps
+        self.phases.append({"phase": "nested", "ended": "won" if w.won else str(w.limit or "rounds"),
+                            "nodes": w.steps, "rounds": w.rounds, "seconds": round(w.seconds, 4)})
+        self.best = (w.best_score, w.best_path, w.decode)
         if w.won:
-            _event(limits.progress, spent, time.perf_counter() - t0, f"a nested search won in {w.seconds:.2f} s")
-            return _outcome(start, True, None, w.solution, w.best_score, w.solution, spent, t0, w.decode, phases)
+            _event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
+                   f"a nested search won in {w.seconds:.2f} s")
+            return self.outcome(True, None, w.solution)
         if w.limit is Limit.INTERRUPTED:
-            return _outcome(start, False, Limit.INTERRUPTED, [], w.best_score, w.best_path, spent, t0, w.decode,
-                            phases)
-        best = (w.best_score, w.best_path, w.decode)
-    # 2. Losses.
-    lim = share(PROVE_SHARE, memory_mb=max(16, int(limits.memory_mb * PROVE_SHARE)))
-    if lim is not None:
-        p = ranks.prove(start, lim)
-        spent += p.nodes
-        phases.append({"phase": "prove", "ended": "lost" if p.proved_lost else p.ended if p.limit is None
-                       else str(p.limit), "nodes": p.nodes, "rows": p.rows, "seconds": round(p.seconds, 4)})
-        if p.proved_lost or p.limit is Limit.INTERRUPTED:
-            if p.proved_lost:
-                _event(limits.progress, spent, time.perf_counter() - t0,
-                       f"the game over ranks is lost: the deal is lost ({p.rows:,} positions, {p.seconds:.2f} s)")
-            score, path, decode = best if best is not None else (start.score, [], p.decode)
-            return _outcome(start, False, None if p.proved_lost else Limit.INTERRUPTED, [], score, path, spent, t0,
-                            decode, phases, positions=p.rows)
-    # 3. The exact search, with what is left.
-    out = exact(limits.spent(spent))
-    out.nodes += spent
-    out.stats = {**out.stats, "phases": phases + [{"phase": "exact", "nodes": out.nodes - spent,
-                                                   "seconds": round(out.seconds, 4)}]}
-    out.seconds = time.perf_counter() - t0
-    if not out.won and best is not None and best[0] > out.best_score:
-        out.best_score, out.best_path, out.decode = best[0], best[1], best[2]
-    return out
+            return self.outcome(False, Limit.INTERRUPTED, [])
+        return None
 
+    def losses(self) -> Outcome | None:
+        """The abstract game over ranks: the Outcome when it proves the deal lost (or an interrupt ends it),
+        else None (won abstractly, or stopped by its share)."""
+        _playout, ranks = _kernels()
+        lim = self.share(PROVE_SHARE, memory_mb=max(16, int(self.limits.memory_mb * PROVE_SHARE)))
+        if lim is None:
+            return None
+        p = ranks.prove(self.start, lim)
+        self.spent += p.nodes
+        self.phases.append({"phase": "prove", "ended": "lost" if p.proved_lost else p.ended if p.limit is None
+                            else str(p.limit), "nodes": p.nodes, "rows": p.rows, "seconds": round(p.seconds, 4)})
+        if p.proved_lost:
+            _event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
+                   f"the game over ranks is lost: the deal is lost ({p.rows:,} positions, {p.seconds:.2f} s)")
+            return self.outcome(False, None, [], positions=p.rows, decode=p.decode)
+        if p.limit is Limit.INTERRUPTED:
+            return self.outcome(False, Limit.INTERRUPTED, [], decode=p.decode)
+        return None
 
-def _outcome(start: Position, won: bool, limit: Limit | None, solution: list[int], best_score: int,
-             best_path: list[int], nodes: int, t0: float, decode: Callable[[list[int]], list[str]],
-             phases: list[dict], positions: int = 0) -> Outcome:
-    """An Outcome decided by a phase (or interrupted in one)."""
-    return Outcome(won=won, limit=limit, truncated=False, solution=solution, best_score=best_score,
-                   best_path=best_path, nodes=nodes, max_depth=len(solution or best_path), positions=positions,
-                   seconds=time.perf_counter() - t0, decode=decode,
-                   stats={"phases": phases, "decided_by": phases[-1]["phase"] if limit is None else None})
+    def rest(self, exact: Callable[[Limits], Outcome]) -> Outcome:
+        """The exact search with what the phases left; its Outcome, with their nodes and lines added."""
+        out = exact(self.limits.spent(self.spent))
+        out.nodes += self.spent
+        out.stats = {**out.stats, "phases": self.phases + [{"phase": "exact", "nodes": out.nodes - self.spent,
+                                                            "seconds": round(out.seconds, 4)}]}
+        out.seconds = time.perf_counter() - self.t0
+        if not out.won and self.best is not None and self.best[0] > out.best_score:
+            out.best_score, out.best_path, out.decode = self.best
+        return out
+
+    def outcome(self, won: bool, limit: Limit | None, solution: list[int], positions: int = 0,
+                decode: Decode | None = None) -> Outcome:
+        """An Outcome a phase decided (or an interrupt ended): a win's line, or the best line followed."""
+        if won or self.best is not None:
+            score, path, dec = self.best if self.best is not None else (0, [], decode)
+        else:
+            score, path, dec = self.start.score, [], decode
+        assert dec is not None
+        if won:
+            score, path = 4 * self.start.rules.ranks, solution
+        return Outcome(won=won, limit=limit, truncated=False, solution=solution, best_score=score, best_path=path,
+                       nodes=self.spent, max_depth=len(solution or path), positions=positions,
+                       seconds=time.perf_counter() - self.t0, decode=dec,
+                       stats={"phases": self.phases, "decided_by": self.phases[-1]["phase"] if limit is None
+                              else None})
 
 
 if __name__ == "__main__":  # python -m canfield_solver.search.portfolio: fill the cache (``background``)
