@@ -88,15 +88,15 @@ def load_kernel() -> float:
         return _compile_all()
 
 
-def background() -> subprocess.Popen | None:
-    """Start compiling the kernel in a process of its own, which fills Numba's cache
-    under the machine's compile lock and finishes even if this process ends first. None when another
-    process is compiling it already, when there is no disk cache to fill (``jit.DISK_CACHE``), or the
-    process cannot be started."""
-    if compiles.busy("kernel") or not jit.DISK_CACHE:  # without a disk cache its compile would help no one
+def background(what: str = "kernel", module: str = "canfield_solver.search.kernel_load") -> subprocess.Popen | None:
+    """Start compiling ``what`` (the kernel, or the portfolio's phases) in a process of its own
+    (``python -m module``), which fills Numba's cache under the machine's compile lock and finishes even if
+    this process ends first. None when another process is compiling it already, when there is no disk cache
+    to fill (``jit.DISK_CACHE``), or the process cannot be started."""
+    if compiles.busy(what) or not jit.DISK_CACHE:  # without a disk cache its compile would help no one
         return None
     try:
-        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.kernel_load"],
+        return subprocess.Popen([sys.executable, "-m", module],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 start_new_session=True, env=dict(os.environ))
     except OSError:

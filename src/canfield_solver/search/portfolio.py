@@ -23,16 +23,14 @@ proof of loss) or the exact search's, with every phase's nodes counted and said 
 from __future__ import annotations
 
 import functools
-import os
-import subprocess
-import sys
 import time
 from typing import Callable
 
-from .. import compiles, jit
+from .. import compiles
 from ..budget import Limit, Limits, takes_keyword
 from ..engine.position import Position
 from ..engine.rules import Rules
+from . import kernel_load
 from .outcome import Outcome
 
 NESTED_SHARE = 0.05   # of the time limit, for the nested searches
@@ -74,19 +72,6 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
-def background() -> subprocess.Popen | None:
-    """Start compiling the phases' kernels in a process of its own (as ``kernel_load.background`` does the
-    kernel's); None when another process is at it, there is no disk cache to fill, or it cannot start."""
-    if compiles.busy("portfolio") or not jit.DISK_CACHE:
-        return None
-    try:
-        return subprocess.Popen([sys.executable, "-m", "canfield_solver.search.portfolio"],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True, env=dict(os.environ))
-    except OSError:
-        return None
-
-
 def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
     if progress is not None and takes_keyword(progress, "event"):
         progress(nodes, seconds, event=text)
@@ -104,7 +89,7 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
         if left is not None and left < 2 * expect:
             # No time to wait for the compile: it goes on in a process of its own, which fills Numba's cache for
             # the searches after this one, and this one is the exact search's alone.
-            if background() is not None:
+            if kernel_load.background("portfolio", __name__) is not None:
                 compiles.tell(compiles.Notice("portfolio", "background", expect, source))
             return exact(limits)
         warm_up()
