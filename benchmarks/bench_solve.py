@@ -21,7 +21,7 @@ import sys
 import time
 
 
-def _init() -> None:
+def _init(shares: tuple[tuple[str, float], ...] = ()) -> None:
     from canfield_solver.solver import solve
 
     solve(2)  # compile / load the cached kernel before timing
@@ -29,6 +29,10 @@ def _init() -> None:
         from canfield_solver.search import portfolio
     except ImportError:
         return
+    for name, value in shares:  # --portfolio NAME=VALUE: a schedule measured against another
+        if not hasattr(portfolio, name):
+            raise SystemExit(f"search.portfolio has no {name}")
+        setattr(portfolio, name, type(getattr(portfolio, name))(value))
     portfolio.warm_up()
 
 
@@ -58,11 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tail", type=float, default=None, help="also list every deal that took at least this "
                     "many seconds")
     ap.add_argument("--out", default=None, help="write per-seed results to this JSON file")
+    ap.add_argument("--portfolio", action="append", default=[], metavar="NAME=VALUE",
+                    help="set a constant of search.portfolio in the workers (a share, a round count) before timing")
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
     all_rows = []
     ctx = mp.get_context("spawn")
-    with ctx.Pool(a.jobs, initializer=_init) as pool:
+    shares = tuple((kv.split("=", 1)[0], float(kv.split("=", 1)[1])) for kv in a.portfolio)
+    with ctx.Pool(a.jobs, initializer=_init, initargs=(shares,)) as pool:
         for rules in a.rules.split(","):
             t0 = time.perf_counter()
             rows = pool.map(_work, [(s, rules, a.max_seconds, a.workers) for s in range(lo, hi)], chunksize=1)

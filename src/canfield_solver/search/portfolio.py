@@ -7,10 +7,13 @@ one, each in a share of the caller's limits, and the exact search gets what they
    the exact search decides 19 in 2 s).
 2. **Losses**: the abstract game over ranks (``search.ranks``, ``PROVE``), ``PROVE_SHARE`` of the time and
    of the memory; it ends early when it wins abstractly (which proves nothing), and what it leaves of its
-   share goes to the exact search. An exhausted abstract game proves the deal lost (solver notes, "Loss
+   share goes on. An exhausted abstract game proves the deal lost (solver notes, "Loss
    proofs over ranks"): on `chameleon` it proves lost in seconds deals the exact search leaves unknown
    after 10 s.
-3. The exact search (``depth_first``, or ``parallel`` with several workers) with what is left.
+3. **More wins** where the abstract game was won: the real moves under the key of ranks (``ranks.find``),
+   ``FIND_SHARE`` of what is left (Solvitaire's rainbow 1016: won in 0.4 s, which the nested searches do
+   not win in 10 s).
+4. The exact search (``depth_first``, or ``parallel`` with several workers) with what is left.
 
 Under other rules (alternate colours, in suit) the count found nothing worth their time
 (benchmarks/second_design_census.py: 0-2 of each preset's 2-s unknowns), and ``wanted`` is False: the
@@ -37,6 +40,8 @@ NESTED_SHARE = 0.05   # of the time limit, for the nested searches
 NESTED_MAX_SECONDS = 3.0  # and at most this many seconds of it
 NESTED_ROUNDS = 16    # nested searches at most (each a few milliseconds on a 52-card deal)
 PROVE_SHARE = 0.5     # of the time limit (and of the memory cap), for the abstract game over ranks
+FIND_SHARE = 0.25     # of what is left, for the class-key search once the abstract game is won abstractly
+FIND_FIRST_SHARE = 0.0  # of the time, for the class-key search before the abstract game (0: not run there)
 MIN_SECONDS = 0.01    # a phase given less time than this is not run
 
 
@@ -94,7 +99,8 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
             return exact(limits)
         warm_up()
     run = _Portfolio(start, limits)
-    return run.wins() or run.losses() or run.rest(exact)
+    return (run.wins() or (FIND_FIRST_SHARE > 0 and run.find(FIND_FIRST_SHARE)) or run.losses()
+            or (run.abstract_win and FIND_SHARE > 0 and run.find(FIND_SHARE)) or run.rest(exact))
 
 
 Decode = Callable[[list[int]], list[str]]
@@ -110,6 +116,7 @@ class _Portfolio:
         self.spent = 0
         self.phases: list[dict] = []
         self.best: tuple[int, list[int], Decode] | None = None
+        self.abstract_win = False  # the abstract game was won: a sign, no proof, that the deal may be won
 
     def share(self, part: float, most: float | None = None, memory_mb: int | None = None) -> Limits | None:
         """``part`` of what is left of the time (at most ``most`` seconds) and of the nodes; None when that is
@@ -158,6 +165,27 @@ class _Portfolio:
             return self.outcome(False, None, [], positions=p.rows, decode=p.decode)
         if p.limit is Limit.INTERRUPTED:
             return self.outcome(False, Limit.INTERRUPTED, [], decode=p.decode)
+        self.abstract_win = p.ended == "won"
+        return None
+
+    def find(self, part: float) -> Outcome | None:
+        """The real moves under the class key (the published solver's streamliner, ``ranks.find``), ``part``
+        of what is left; the Outcome when it wins (or an interrupt ends it)."""
+        _playout, ranks = _kernels()
+        lim = self.share(part, memory_mb=max(16, int(self.limits.memory_mb * PROVE_SHARE)))
+        if lim is None:
+            return None
+        f = ranks.find(self.start, lim)
+        self.spent += f.nodes
+        self.phases.append({"phase": "find", "ended": f.ended if f.limit is None else str(f.limit),
+                            "nodes": f.nodes, "rows": f.rows, "seconds": round(f.seconds, 4)})
+        if f.won:
+            _event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
+                   f"the search under a key of ranks won in {f.seconds:.2f} s")
+            self.best = (4 * self.start.rules.ranks, f.solution, f.decode)
+            return self.outcome(True, None, f.solution)
+        if f.limit is Limit.INTERRUPTED:
+            return self.outcome(False, Limit.INTERRUPTED, [])
         return None
 
     def rest(self, exact: Callable[[Limits], Outcome]) -> Outcome:
