@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from canfield_solver import Deal, Position, Rules, get_rules
-from canfield_solver.budget import Limits
+from canfield_solver.budget import Deadline, Limits
 from canfield_solver.engine.position import replay
 from canfield_solver.search import arrays, playout, portfolio, ranks
 from canfield_solver.search import codec as C
@@ -132,6 +132,19 @@ def test_wins_found_without_the_exact_search_replay(name, shape, seed):
     if not w.won:  # the best line followed is a real line to its score
         chk = replay(deal, w.decode(w.best_path), strict=False)
         assert chk.legal and chk.position.score == w.best_score
+
+
+@needs_jit
+def test_playouts_from_a_start_without_moves_end_at_once():
+    """This deal's start has one legal move (a draw) that the kernel never plays (the exact search proves the deal
+    lost): every playout ends where it starts, without a step. Under a node limit alone the playouts once went on
+    forever (a CI run stalled on it); they end, unwon, with no limit reached. The deadline only turns a
+    regression into a failure instead of a hang."""
+    start = Position(_deal("any-suit-runs", (4, 3, 1), 28))
+    assert start.legal_moves() == ["draw"]
+    for o in (playout.greedy(start, Limits(deadline=Deadline(30), nodes=50_000)),
+              playout.nested(start, Limits(deadline=Deadline(30), nodes=50_000))):
+        assert (o.won, o.limit, o.steps) == (False, None, 0)
 
 
 @needs_jit

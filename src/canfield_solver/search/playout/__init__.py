@@ -27,7 +27,8 @@ ENTRY_POINTS = (PK.nested,)  # what the solver runs (level 0 is for measurements
 @dataclass
 class PlayoutOutcome:
     """How the searches ended: ``won`` with ``solution`` (kernel move codes), or a ``limit`` (``None`` when
-    ``max_rounds`` ended them). ``best_path`` reaches ``best_score`` cards home (the best line followed)."""
+    ``max_rounds`` ended them, or when the start has no move the kernel plays: every later playout would play
+    nothing too). ``best_path`` reaches ``best_score`` cards home (the best line followed)."""
 
     won: bool
     limit: Limit | None
@@ -75,13 +76,14 @@ def _run(start: Position, limits: Limits, how: _Playing) -> PlayoutOutcome:
     best: list = [start.score, []]  # the best line followed (nested): score, move codes
 
     def call(budget: int) -> Step:
+        steps = int(stats[PK.Y_STEPS])
         if level == 0:
             won[0] = PK.playouts(prob.deal, prob.stack, visit, line, rng, words, prob.scratch, stats,
                                  max(1, budget // STEPS_PER_PLAYOUT)) == 1
-            return Step.DONE if won[0] else Step.GOING
+            return Step.DONE if won[0] or stats[PK.Y_STEPS] == steps else Step.GOING
         won[0] = PK.nested(prob.deal, prob.stack, visit, main_visit, line, best_line, rng, words, prob.scratch,
                            stats) == 1
-        if won[0]:
+        if won[0] or stats[PK.Y_STEPS] == steps:  # no step: the start has no move, and never will have
             return Step.DONE
         n = int(stats[PK.Y_LINE_LEN])
         score = int(sum(prob.sc[n, C.SC_F:C.SC_F + 4]))
