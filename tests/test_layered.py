@@ -158,6 +158,15 @@ def test_the_won_line_is_found_within_the_time_limit_or_the_verdict_is_unknown(m
     assert len(left) == 1 and 500 < left[0] < 600
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_time_limit_past_what_a_timer_can_wait_finds_the_won_line():
+    """A limit of 10^12 s is no limit for finding the won line again: its timer once raised OverflowError in its
+    thread (the generated API calls met it), which this test turns into a failure."""
+    deal = Deal.from_seed(0, reduced("canfield", (5, 2, 2)))
+    res = solve(deal, method="layered", max_seconds=1e12)
+    assert res.verdict is Verdict.SOLVED and replay(deal, list(res.moves)).won
+
+
 @pytest.mark.parametrize("preset", ["rainbow", "canfield"])
 def test_a_start_without_a_short_key_refuses_the_layered_phase_alone_and_auto_keeps_depth_first(preset):
     from unittest import mock

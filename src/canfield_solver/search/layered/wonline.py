@@ -30,7 +30,7 @@ def won_line(ph: Phase, layers: Layers, m_won: int, first: tuple[int, int, int, 
     caller's time limit; None: no limit) have passed: the closing stops at its next entry."""
     halt = np.zeros(1, np.int64)
     timer = None
-    if seconds is not None:
+    if seconds is not None and seconds < threading.TIMEOUT_MAX:  # past what a timer can wait: no limit here
         if seconds <= 0:
             halt[0] = 1
         else:
