@@ -7,7 +7,8 @@ habit).
 
 Each run is ``python -m pytest -q -n 2`` over the tier's selection with its own JUnit report; with
 ``--busy-every K`` every K-th run has a busy loop on one core beside it (the load CI's machine may have).
-A line a run (seconds, passed, failed, whether loaded) goes to stdout and to ``--log``; at the end, every
+A line a run (seconds, passed, failed, whether loaded) goes to stdout and to ``--log`` (a failed run's whole
+output to ``LOG.TIER-runN.txt``); at the end, every
 test that failed in any run with its count and the first line of its first failure. Exit 1 if any run
 failed. The counts quoted in docs/development.md come from this script.
 """
@@ -96,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                     fh.write(line + "\n")
             if done.returncode not in (0, 1, 5):  # not a test failure: show what pytest said
                 print(done.stdout[-2000:], flush=True)
+            if failed and a.log:  # the whole output of a run that failed, beside the log, to find the cause
+                Path(f"{a.log}.{a.tier}-run{i}.txt").write_text(done.stdout, encoding="utf-8")
     print(f"\n{a.tier}: {a.runs} runs in {time.perf_counter() - t_all:.0f} s, {bad_runs} with a failure "
           f"(cpu {os.cpu_count()})")
     for name, n in counts.most_common():
