@@ -260,9 +260,10 @@ def solve(
     proof (``search.layered``, solver notes §9) with what is left of the
     limits: it keeps only the positions of the next few layers of progress,
     so it decides lost deals whose proofs outgrow the cap. Where any suit
-    builds, ``"auto"`` first runs nested searches for wins and the abstract
-    game over ranks for losses, each in a share of the limits
-    (``search.portfolio``, solver notes §10). ``"depth-first"`` never
+    builds, ``"auto"`` first runs nested searches for wins, the abstract
+    game over ranks for losses and, where that game was won, the real moves
+    under its key, each in a share of the limits (``search.portfolio``,
+    solver notes §10). ``"depth-first"`` never
     switches and runs no other search; ``"layered"`` runs the layered proof
     alone.
 
@@ -286,37 +287,42 @@ def solve(
     start, seed = _coerce(deal_or_position, rules)
     cap = memory.machine_cap(1) if max_memory_mb is None else memory.Cap(max_memory_mb, "given (max_memory_mb, --max-memory)")
     limits = Limits(deadline, max_nodes, cap.mb, workers, progress)  # what bounds this search, passed whole
+    return _result(_search(start, limits, method), start, seed, cap)
+
+
+def _search(start: Position, limits: Limits, method: str) -> "Outcome":
+    """The searches ``method`` names, in their order, within ``limits``: the Outcome that ended them."""
     if method != "layered":
         from .search import quick
 
         if quick.wanted():  # a first run: the kernel compiles in the background, the first answer need not wait
             first, _spent = quick.search(start, limits)
             if first is not None:
-                return _result(first, start, seed, cap)
+                return first
     compile_seconds = load_kernel()  # a compile is inside the limit (the caller waits for it)
     if method == "layered":
         from .search import layered
 
-        outcome = layered.search(start, limits, compile_seconds)
+        return layered.search(start, limits, compile_seconds)
+
+    def exact(lim: Limits) -> "Outcome":
+        if lim.workers > 1:
+            from .search import parallel
+
+            return parallel.search(start, lim, compile_seconds)
+        from .search import depth_first
+
+        return depth_first.search(start, lim, compile_seconds)
+
+    from .search import portfolio
+
+    if method == "auto" and portfolio.wanted(start.rules):
+        outcome = portfolio.search(start, limits, exact)
     else:
-        def exact(lim: Limits) -> "Outcome":
-            if lim.workers > 1:
-                from .search import parallel
-
-                return parallel.search(start, lim, compile_seconds)
-            from .search import depth_first
-
-            return depth_first.search(start, lim, compile_seconds)
-
-        from .search import portfolio
-
-        if method == "auto" and portfolio.wanted(start.rules):
-            outcome = portfolio.search(start, limits, exact)
-        else:
-            outcome = exact(limits)
+        outcome = exact(limits)
     if method == "auto" and outcome.limit == Limit.MEMORY and not outcome.won:
         outcome = _then_layered(outcome, start, limits, compile_seconds)
-    return _result(outcome, start, seed, cap)
+    return outcome
 
 
 def _check_arguments(max_nodes: int | None, max_seconds: float | None, max_memory_mb: int | None, workers: int,
