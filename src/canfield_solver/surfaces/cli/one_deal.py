@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -15,7 +15,7 @@ from ...engine.rules import PRESETS
 from ...formats import read_moves, to_solvitaire
 from ...games import DESCRIPTIONS
 from ...play.transcript import format_steps, review, steps
-from ...solver import DEFAULT_MEMORY_MB, METHODS, Verdict, decide
+from ...solver import DEFAULT_MEMORY_MB, METHODS, SolveResult, Verdict, decide
 from ...solver import solve as solve_deal
 from .common import (
     EXIT_CODES,
@@ -235,56 +235,87 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
         else:
             result = solve_deal(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
                                 progress=bar.update, workers=workers, method=method)
-    full = 4 * d.rules.ranks
     if as_json:
-        out = result.to_dict()
-        out["seed"] = d.seed
-        if d.pysolfc_game is not None:
-            out["pysolfc_game"] = d.pysolfc_game
-        if played_file is not None:
-            out["moves_played"] = len(played)
-            out["stalled"] = result.stalled
-        click.echo(json.dumps(out))
+        _say_json(d, result, played if played_file is not None else None)
     else:
-        name = where(d, deal_file or "deal")
-        if played:
-            name += f" after {len(played)} move{'' if len(played) == 1 else 's'}"
-        v = result.verdict
-        if result.stalled:
-            click.echo(f"{name} · {d.rules.name}: unsolvable — the position is stalled "
-                       f"(no progress move can ever be reached); score {result.best_score}/{full}")
-        else:
-            line = f"{name} · {d.rules.name}: {v.value} in {result.seconds:.3f} s, {result.nodes:,} nodes"
-            if v is Verdict.SOLVED:
-                line += f"; winning line of {len(result.moves)} moves"
-                if show_moves:  # --moves prints steps, a run of draws one step: say both counts
-                    line += f" ({len(steps(start, result.moves))} steps below)"
-            elif v is Verdict.UNKNOWN:
-                line += f"; {why_stopped(result.limit)}"
-                if result.stats.get("layered_note"):  # e.g. a win found, its line not found again in time
-                    line += f" ({result.stats['layered_note']})"
-            click.echo(line)
-            click.echo(f"best score: {result.best_score}/{full}")
-            further = v is Verdict.UNKNOWN and go_further(result.limit, max_seconds, max_nodes,
-                                                          result.stats.get("memory_cap_mb", max_memory_mb),
-                                                          None if method == "layered" else workers)
-            if further:
-                click.echo(further)
-                hard = mostly_undecided(d.rules)
-                if hard:
-                    click.echo(hard)
-        if show_moves and result.moves:
-            click.echo(format_steps(steps(start, result.moves)))
-        elif show_moves:
-            why = ("no winning line: every line from here loses" if v is Verdict.UNSOLVABLE else
-                   "no winning line found within the limits")
-            if result.best_line:
-                click.echo(f"{why}; the best line found, {len(result.best_line)} moves to "
-                           f"{result.best_score}/{full} (canfield show writes it as a page):")
-                click.echo(format_steps(steps(start, result.best_line)))
-            else:
-                click.echo(f"{why}.")
+        _say_text(d, start, result, f"{where(d, deal_file or 'deal')}{_after(played)}",
+                  _Asked(max_seconds, max_nodes, max_memory_mb, None if method == "layered" else workers,
+                         show_moves))
     return EXIT_CODES[result.verdict]
+
+
+class _Asked(NamedTuple):
+    """What a ``solve`` run asked for that its text answer reads: the limits (to say how to go further) and
+    whether to print the moves."""
+
+    max_seconds: float | None
+    max_nodes: int | None
+    max_memory_mb: int | None
+    workers: int | None  # None: the layered proof alone (--jobs has no "more" to suggest)
+    show_moves: bool
+
+
+def _after(played: list[str]) -> str:
+    return f" after {len(played)} move{'' if len(played) == 1 else 's'}" if played else ""
+
+
+def _say_json(d: Deal, result: SolveResult, played: list[str] | None) -> None:
+    """``solve --json``: the result's object with the deal's numbers (and, from a position, the moves played
+    and whether it is stalled)."""
+    out = result.to_dict()
+    out["seed"] = d.seed
+    if d.pysolfc_game is not None:
+        out["pysolfc_game"] = d.pysolfc_game
+    if played is not None:
+        out["moves_played"] = len(played)
+        out["stalled"] = result.stalled
+    click.echo(json.dumps(out))
+
+
+def _say_text(d: Deal, start: "Deal | Position", result: SolveResult, name: str, asked: _Asked) -> None:
+    """``solve``'s lines: the verdict, the best score, how to go further when unknown, and the moves."""
+    full = 4 * d.rules.ranks
+    v = result.verdict
+    if result.stalled:
+        click.echo(f"{name} · {d.rules.name}: unsolvable — the position is stalled "
+                   f"(no progress move can ever be reached); score {result.best_score}/{full}")
+    else:
+        line = f"{name} · {d.rules.name}: {v.value} in {result.seconds:.3f} s, {result.nodes:,} nodes"
+        if v is Verdict.SOLVED:
+            line += f"; winning line of {len(result.moves)} moves"
+            if asked.show_moves:  # --moves prints steps, a run of draws one step: say both counts
+                line += f" ({len(steps(start, result.moves))} steps below)"
+        elif v is Verdict.UNKNOWN:
+            line += f"; {why_stopped(result.limit)}"
+            if result.stats.get("layered_note"):  # e.g. a win found, its line not found again in time
+                line += f" ({result.stats['layered_note']})"
+        click.echo(line)
+        click.echo(f"best score: {result.best_score}/{full}")
+        further = v is Verdict.UNKNOWN and go_further(result.limit, asked.max_seconds, asked.max_nodes,
+                                                      result.stats.get("memory_cap_mb", asked.max_memory_mb),
+                                                      asked.workers)
+        if further:
+            click.echo(further)
+            hard = mostly_undecided(d.rules)
+            if hard:
+                click.echo(hard)
+    if asked.show_moves:
+        _say_moves(start, result, full)
+
+
+def _say_moves(start: "Deal | Position", result: SolveResult, full: int) -> None:
+    """``solve --moves``: the winning line as steps, or why there is none and the best line found."""
+    if result.moves:
+        click.echo(format_steps(steps(start, result.moves)))
+        return
+    why = ("no winning line: every line from here loses" if result.verdict is Verdict.UNSOLVABLE else
+           "no winning line found within the limits")
+    if result.best_line:
+        click.echo(f"{why}; the best line found, {len(result.best_line)} moves to "
+                   f"{result.best_score}/{full} (canfield show writes it as a page):")
+        click.echo(format_steps(steps(start, result.best_line)))
+    else:
+        click.echo(f"{why}.")
 
 
 class _SearchProgress:
