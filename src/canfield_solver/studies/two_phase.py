@@ -256,55 +256,77 @@ def run_followup(
     """
     played: Rules | GameKey = rules if isinstance(rules, GameKey) else get_rules(rules)
     kept = played if isinstance(played, GameKey) else stored_rules(played, numbering)
-    wanted = SeedSet.of(seeds)
-    if store is not None:
-        unknown = store.unknown_in(kept, wanted.ranges())
-    elif first.results or not first.unknown:
-        unknown = [r.seed for r in first.results if r.verdict == Verdict.UNKNOWN]
-    else:
-        raise CanfieldError("a follow-up of a study this large needs a result store (--db or --parquet-dir)")
-    chosen = draw_sample(unknown, sample, sample_seed)
-    asked = len(chosen)
-    kept_f = followup_rules(kept)
+    f = _Followup(kept, draw_sample(_unknown(store, kept, SeedSet.of(seeds), first), sample, sample_seed), first,
+                  progress)
     # In sampling order, a batch at a time, so that an interrupted follow-up leaves (nearly) a prefix of the
     # sample done: the part ``complete_prefix`` counts from the store alone.
     batch = 1 if scheduler else 4
     threads = 1 if scheduler else (jobs or os.cpu_count() or 1)
-    done = {"searched": 0, "reused": 0, "wall": 0.0, "search": 0.0}
-    rows: list[StoredResult] = []
-    before: dict[str, int] = {}  # the counts of the batches done: the progress goes on from them
-    t0 = time.perf_counter()
-    for i in range(0, max(len(chosen), 1), batch):
-        part = chosen[i:i + batch]
-        if not part:
-            break
-
-        def tell(n: int, total: int, counts: dict[str, int], elapsed: float, _at: int = i) -> None:
-            if progress is not None:
-                whole = {k: before.get(k, 0) + counts.get(k, 0) for k in set(before) | set(counts)}
-                progress(_at + n, len(chosen), whole, time.perf_counter() - t0)
-
-        fw = run_study(played, part, jobs=1, max_seconds=max_seconds, max_nodes=max_nodes,
-                       max_memory_mb=max_memory_mb, store=store, scheduler=scheduler, progress=tell,
-                       numbering=numbering, store_as=kept_f, threads=threads, chunk=1)
-        for row in fw.results:
-            before[row.verdict] = before.get(row.verdict, 0) + 1
-        before["searched"] = before.get("searched", 0) + fw.searched
-        before["reused"] = before.get("reused", 0) + fw.reused
-        done["searched"] += fw.searched
-        done["reused"] += fw.reused
-        done["wall"] += fw.wall_seconds
-        done["search"] += fw.search_seconds
-        rows.extend(fw.results)
+    for i in range(0, len(f.chosen), batch):
+        fw = run_study(played, f.chosen[i:i + batch], jobs=1, max_seconds=max_seconds, max_nodes=max_nodes,
+                       max_memory_mb=max_memory_mb, store=store, scheduler=scheduler, progress=f.teller(i),
+                       numbering=numbering, store_as=followup_rules(kept), threads=threads, chunk=1)
+        f.add(fw)
         # Asked only after a batch that searched (a stop inside the reused part would search nothing new).
-        if enough is not None and fw.searched and i + batch < len(chosen) and \
-                enough(_make(kept.name, (first.won, first.lost, first.unknown), len(rows), rows)):
-            asked = len(rows)
+        if enough is not None and fw.searched and i + batch < len(f.chosen) and enough(f.estimate()):
+            f.asked = len(f.rows)
             break
-    return _make(kept.name, (first.won, first.lost, first.unknown), asked, rows,
-                 first_seconds=first.max_seconds, followup_seconds=max_seconds, followup_nodes=max_nodes,
-                 searched=done["searched"], reused=done["reused"], wall_seconds=done["wall"],
-                 search_seconds=done["search"])
+    return f.result(max_seconds, max_nodes)
+
+
+def _unknown(store: "Store | None", kept: "Rules | GameKey", wanted: SeedSet, first: WinRate) -> list[int]:
+    """The first pass's unknown deals: from the store where there is one, else from ``first``'s rows."""
+    if store is not None:
+        return store.unknown_in(kept, wanted.ranges())
+    if first.results or not first.unknown:
+        return [r.seed for r in first.results if r.verdict == Verdict.UNKNOWN]
+    raise CanfieldError("a follow-up of a study this large needs a result store (--db or --parquet-dir)")
+
+
+class _Followup:
+    """One follow-up pass: its sample (``chosen``, in sampling order), the rows its batches found, their counts
+    (``before``: what the progress goes on from) and what they spent (``done``)."""
+
+    def __init__(self, kept: "Rules | GameKey", chosen: list[int], first: WinRate, progress: ProgressFn | None):
+        self.kept, self.chosen, self.first, self.progress = kept, chosen, first, progress
+        self.asked = len(chosen)
+        self.rows: list[StoredResult] = []
+        self.before: dict[str, int] = {}
+        self.done = {"searched": 0, "reused": 0, "wall": 0.0, "search": 0.0}
+        self.t0 = time.perf_counter()
+
+    def teller(self, at: int) -> ProgressFn:
+        """The progress of the batch that starts at ``at`` of the sample, as the whole pass's progress."""
+        def tell(n: int, total: int, counts: dict[str, int], elapsed: float) -> None:
+            if self.progress is not None:
+                before = self.before
+                whole = {k: before.get(k, 0) + counts.get(k, 0) for k in set(before) | set(counts)}
+                self.progress(at + n, len(self.chosen), whole, time.perf_counter() - self.t0)
+        return tell
+
+    def add(self, fw: WinRate) -> None:
+        """A batch's study: its rows, counts and seconds added to the pass's."""
+        for row in fw.results:
+            self.before[row.verdict] = self.before.get(row.verdict, 0) + 1
+        self.before["searched"] = self.before.get("searched", 0) + fw.searched
+        self.before["reused"] = self.before.get("reused", 0) + fw.reused
+        self.done["searched"] += fw.searched
+        self.done["reused"] += fw.reused
+        self.done["wall"] += fw.wall_seconds
+        self.done["search"] += fw.search_seconds
+        self.rows.extend(fw.results)
+
+    def estimate(self) -> TwoPhase:
+        """The two-phase estimate over the rows so far, as if the sample ended there (``enough`` reads it)."""
+        f = self.first
+        return _make(self.kept.name, (f.won, f.lost, f.unknown), len(self.rows), self.rows)
+
+    def result(self, max_seconds: float | None, max_nodes: int | None) -> TwoPhase:
+        """The pass's estimate, with its limits and what it spent."""
+        f, d = self.first, self.done
+        return _make(self.kept.name, (f.won, f.lost, f.unknown), self.asked, self.rows, first_seconds=f.max_seconds,
+                     followup_seconds=max_seconds, followup_nodes=max_nodes, searched=d["searched"],
+                     reused=d["reused"], wall_seconds=d["wall"], search_seconds=d["search"])
 
 
 def stored_two_phase(kept: RulesKey, seeds: "SeedSet | range | Iterable[int]", *, db: "str | os.PathLike[str] | None" = None,
