@@ -146,68 +146,27 @@ class Deal:
         if "tableau piles" in data:  # the published solver's deal format: formats.read_deal takes either
             raise DealError("this is the published solver's deal format ('tableau piles'): read it with "
                             "canfield_solver.formats.from_solvitaire or formats.read_deal")
-        known = {"reserve", "foundation", "foundations", "tableau", "stock", "waste", "rules", "seed", "redeals_used",
-                 "pysolfc_game"}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data) - _DEAL_FIELDS)
         if unknown:
-            raise DealError(f"unknown deal field {unknown[0]!r}; known fields: {', '.join(sorted(known))}")
+            raise DealError(f"unknown deal field {unknown[0]!r}; known fields: {', '.join(sorted(_DEAL_FIELDS))}")
         if rules is None:
             rules = data.get("rules", "canfield")
         r = get_rules(rules)
-
-        def pile(key: str, value: object) -> tuple[int, ...]:
-            if not isinstance(value, list):
-                raise DealError(f"deal field {key!r} must be a list of cards like ['QH', '5C']")
-            try:
-                return tuple(parse_card(c) for c in value)
-            except CanfieldError as e:
-                raise DealError(f"{key}: {e}") from None
-
-        reserve = pile("reserve", data.get("reserve", []))
-        stock = pile("stock", data.get("stock", []))
-        waste = pile("waste", data.get("waste", []))
+        reserve = _pile("reserve", data.get("reserve", []))
+        stock = _pile("stock", data.get("stock", []))
+        waste = _pile("waste", data.get("waste", []))
         tab = data.get("tableau")
         if not isinstance(tab, list):
             raise DealError("deal field 'tableau' must be a list of columns, each a list of cards")
-        tableau = tuple(pile(f"tableau column {i + 1}", col) for i, col in enumerate(tab))
-        foundations: list[tuple[int, ...]] = []
-        if r.base_removed and "foundations" not in data:
-            raise _base_cards_missing(r)
-        if "foundation" in data and "foundations" in data:
-            raise DealError("give either 'foundation' (the base card) or 'foundations' (the piles), not both")
-        if "foundation" in data:
-            if not isinstance(data["foundation"], str):
-                raise DealError("deal field 'foundation' must be one card, like '8C'")
-            try:
-                foundations = [(parse_card(data["foundation"]),)]
-            except CanfieldError as e:
-                raise DealError(f"foundation: {e}") from None
-        elif "foundations" in data:
-            fs = data["foundations"]
-            if not isinstance(fs, list):
-                raise DealError("deal field 'foundations' must be a list of piles, each a list of cards")
-            foundations = [pile(f"foundation pile {i + 1}", p) for i, p in enumerate(fs)]
-            foundations = [p for p in foundations if p]
-        if foundations:
-            base_rank = rank_of(foundations[0][0])
-        elif r.has_base_card:
-            raise DealError("the deal has no base card: give 'foundation', e.g. \"foundation\": \"8C\"")
-        else:
-            base_rank = int(r.base)
+        tableau = tuple(_pile(f"tableau column {i + 1}", col) for i, col in enumerate(tab))
+        foundations, base_rank = _foundations(data, r)
         seed = data.get("seed")
         if seed is not None:
             seed = check_seed(seed)
         redeals_used = data.get("redeals_used", 0)
         if isinstance(redeals_used, bool) or not isinstance(redeals_used, int) or redeals_used < 0:
             raise DealError(f"'redeals_used' must be a non-negative integer, not {redeals_used!r}")
-        if r.base_removed:
-            declared_fresh = "waste" not in data and "redeals_used" not in data and all(
-                len(p) == 1 for p in foundations)
-        else:
-            declared_fresh = "waste" not in data and "redeals_used" not in data and (
-                "foundation" in data or (not r.has_base_card and "foundations" not in data)
-            )
-        if declared_fresh:
+        if _declared_fresh(data, r, foundations):
             _check_cards(r, reserve, stock, waste, tableau, tuple(foundations))
             _check_fresh_sizes(r, reserve, tableau, stock)
             if seed is not None:  # a 'seed' that is not these cards' seed does not name the deal
@@ -368,3 +327,54 @@ def as_deal(value: object, what: str = "deal") -> Deal:
     if isinstance(value, int) and not isinstance(value, bool):
         return Deal.from_seed(value)
     raise DealError(f"{what} must be a Deal or a seed number, not {type(value).__name__}")
+
+
+_DEAL_FIELDS = {"reserve", "foundation", "foundations", "tableau", "stock", "waste", "rules", "seed", "redeals_used",
+                "pysolfc_game"}
+
+
+def _pile(key: str, value: object) -> tuple[int, ...]:
+    """A deal field's list of cards, parsed; a ``DealError`` naming the field otherwise."""
+    if not isinstance(value, list):
+        raise DealError(f"deal field {key!r} must be a list of cards like ['QH', '5C']")
+    try:
+        return tuple(parse_card(c) for c in value)
+    except CanfieldError as e:
+        raise DealError(f"{key}: {e}") from None
+
+
+def _foundations(data: dict[str, object], r: Rules) -> tuple[list[tuple[int, ...]], int]:
+    """The deal's foundation piles (its 'foundation' card, or its 'foundations' piles less the empty ones) and
+    the base rank they give (the rules' own where the deal has no base card)."""
+    foundations: list[tuple[int, ...]] = []
+    if r.base_removed and "foundations" not in data:
+        raise _base_cards_missing(r)
+    if "foundation" in data and "foundations" in data:
+        raise DealError("give either 'foundation' (the base card) or 'foundations' (the piles), not both")
+    if "foundation" in data:
+        if not isinstance(data["foundation"], str):
+            raise DealError("deal field 'foundation' must be one card, like '8C'")
+        try:
+            foundations = [(parse_card(data["foundation"]),)]
+        except CanfieldError as e:
+            raise DealError(f"foundation: {e}") from None
+    elif "foundations" in data:
+        fs = data["foundations"]
+        if not isinstance(fs, list):
+            raise DealError("deal field 'foundations' must be a list of piles, each a list of cards")
+        foundations = [p for p in (_pile(f"foundation pile {i + 1}", p) for i, p in enumerate(fs)) if p]
+    if foundations:
+        return foundations, rank_of(foundations[0][0])
+    if r.has_base_card:
+        raise DealError("the deal has no base card: give 'foundation', e.g. \"foundation\": \"8C\"")
+    return foundations, int(r.base)
+
+
+def _declared_fresh(data: dict[str, object], r: Rules, foundations: list[tuple[int, ...]]) -> bool:
+    """Whether the deal's fields describe a deal as dealt (no waste, no redeal used, only base cards home):
+    such a deal's cards and pile sizes are checked as a new deal's."""
+    if "waste" in data or "redeals_used" in data:
+        return False
+    if r.base_removed:
+        return all(len(p) == 1 for p in foundations)
+    return "foundation" in data or (not r.has_base_card and "foundations" not in data)
