@@ -223,59 +223,73 @@ class Position:
 
     def _why_illegal(self, m: Move) -> str | None:
         """None if ``m`` is legal here, else the reason in plain words."""
-        rules = self.rules
-        tab = self.tableau
-        ncol = len(tab)
-        if m.src == "draw":
-            return None if self.stock else "the stock is empty: redeal instead of draw"
-        if m.src == "redeal":
-            if self.stock:
-                return "redeal needs an empty stock: draw until it is empty"
-            if not self.waste:
-                return "nothing to redeal: the stock and the waste are empty"
-            if rules.redeals is not None and self.redeals_used >= rules.redeals:
-                return f"no redeals left: rules {rules.name!r} allow {rules.redeals}"
-            return None
+        if m.src in ("draw", "redeal"):
+            return self._why_not_talon(m)
+        ncol = len(self.tableau)
         for c in (m.src_col if m.src == "T" else 0, m.dst_col if m.dst == "T" else 0):
             if c > ncol:
                 return f"there is no column {c}: the tableau has {ncol}"
-        if m.src == "W":
-            if not self.waste:
-                return "the waste is empty"
-            card = self.waste[-1]
-        elif m.src == "R":
-            if not self.reserve:
-                return "the reserve is empty"
-            card = self.reserve[-1]
-        else:
-            col = tab[m.src_col - 1]
-            if not col:
-                return f"column {m.src_col} is empty"
-            if m.dst == "T" and m.src_col == m.dst_col:
-                return "a column cannot move onto itself"
-            k = len(col) if m.count is None else m.count
-            if k > len(col):
-                return f"column {m.src_col} holds only {len(col)} cards"
-            if m.count is None and len(col) == 1:
-                k = 1
-            card = col[-k]
+        card, k, why = self._moving(m)
+        if why is not None:
+            return why
         if m.dst == "F":
-            if self.fits_foundation(card):
-                return None
-            s = suit_of(card)
-            if self.foundations[s] >= rules.ranks:
-                return f"the {_SUITS[s]} foundation is complete"
-            need = (self.base_rank + self.foundations[s]) % rules.ranks
-            if self.foundations[s] == 0:
-                return f"{card_name(card)} cannot start a foundation: foundations start with rank {_RANKS[need]}"
-            return f"{card_name(card)} cannot go to its foundation: the {_SUITS[s]} foundation needs {_RANKS[need]}{_SUITS[s]}"
+            return self._why_not_home(card)
+        return self._why_not_onto(m, card, k)
+
+    def _why_not_talon(self, m: Move) -> str | None:
+        """Why a draw or a redeal is illegal here; None if it is legal."""
+        if m.src == "draw":
+            return None if self.stock else "the stock is empty: redeal instead of draw"
+        if self.stock:
+            return "redeal needs an empty stock: draw until it is empty"
+        if not self.waste:
+            return "nothing to redeal: the stock and the waste are empty"
+        if self.rules.redeals is not None and self.redeals_used >= self.rules.redeals:
+            return f"no redeals left: rules {self.rules.name!r} allow {self.rules.redeals}"
+        return None
+
+    def _moving(self, m: Move) -> tuple[int, int, str | None]:
+        """The card ``m`` moves (the lowest of a column's part), how many cards, and why it cannot (None when it
+        can be taken)."""
+        if m.src == "W":
+            return (self.waste[-1], 1, None) if self.waste else (0, 0, "the waste is empty")
+        if m.src == "R":
+            return (self.reserve[-1], 1, None) if self.reserve else (0, 0, "the reserve is empty")
+        col = self.tableau[m.src_col - 1]
+        if not col:
+            return 0, 0, f"column {m.src_col} is empty"
+        if m.dst == "T" and m.src_col == m.dst_col:
+            return 0, 0, "a column cannot move onto itself"
+        k = len(col) if m.count is None else m.count
+        if k > len(col):
+            return 0, 0, f"column {m.src_col} holds only {len(col)} cards"
+        if m.count is None and len(col) == 1:
+            k = 1
+        return col[-k], k, None
+
+    def _why_not_home(self, card: int) -> str | None:
+        """Why ``card`` cannot go to its foundation now; None if it can."""
+        if self.fits_foundation(card):
+            return None
+        s = suit_of(card)
+        if self.foundations[s] >= self.rules.ranks:
+            return f"the {_SUITS[s]} foundation is complete"
+        need = (self.base_rank + self.foundations[s]) % self.rules.ranks
+        if self.foundations[s] == 0:
+            return f"{card_name(card)} cannot start a foundation: foundations start with rank {_RANKS[need]}"
+        return f"{card_name(card)} cannot go to its foundation: the {_SUITS[s]} foundation needs {_RANKS[need]}{_SUITS[s]}"
+
+    def _why_not_onto(self, m: Move, card: int, k: int) -> str | None:
+        """Why ``card`` (with the ``k`` - 1 cards above it, from a column) cannot go onto column ``m.dst_col``;
+        None if it can."""
+        rules = self.rules
+        tab = self.tableau
         dest = tab[m.dst_col - 1]
         if m.src == "T":
             if self._gap_locks_columns():
                 return f"no column-to-column move while a gap is open under rules {rules.name!r}: fill it first"
             col = tab[m.src_col - 1]
-            k = len(col) if m.count is None else m.count
-            whole = k == len(col)
+            whole = (len(col) if m.count is None else m.count) == len(col)
             if not whole and k > 1 and rules.column_moves not in _RUN_MODES:
                 return f"only the top card or the whole column may move under rules {rules.name!r}"
             if not whole and k == 1 and rules.column_moves == "whole":
