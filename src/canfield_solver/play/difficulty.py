@@ -218,6 +218,14 @@ def _check_counts(**counts: tuple[object, int]) -> None:
             raise CanfieldError(f"{name} must be a whole number of at least {least}, not {value!r}")
 
 
+
+def _the_deal(seed_or_deal: "int | Deal", rules: "str | Rules | None") -> Deal:
+    """The deal to analyse: a seed's under ``rules`` (Canfield by default), or a deal, under ``rules`` if given."""
+    if isinstance(seed_or_deal, Deal):
+        return seed_or_deal if rules is None else Deal.from_dict(seed_or_deal.to_dict(), get_rules(rules))
+    return Deal.from_seed(seed_or_deal, get_rules(rules or "canfield"))
+
+
 def analyze(
     seed_or_deal: "int | Deal",
     rules: "str | Rules | None" = None,
@@ -236,10 +244,7 @@ def analyze(
     ``playouts`` random games are played with ``random.Random(playout_seed)``.
     """
     _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
-    if isinstance(seed_or_deal, Deal):
-        deal = seed_or_deal if rules is None else Deal.from_dict(seed_or_deal.to_dict(), get_rules(rules))
-    else:
-        deal = Deal.from_seed(seed_or_deal, get_rules(rules or "canfield"))
+    deal = _the_deal(seed_or_deal, rules)
     load_kernel()  # a first compile is not part of the analysis time
     t0 = time.perf_counter()
     res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)  # None: as solve()
@@ -255,7 +260,6 @@ def analyze(
     rng = random.Random(playout_seed)
     games = [random_play(start, rng) for _ in range(playouts)]
     wins = sum(g.won for g in games)
-    rr = wins / playouts if playouts else None
     verdict = res.verdict.value
     return Analysis(
         rules=deal.rules.name,
@@ -277,7 +281,7 @@ def analyze(
         playouts=playouts,
         random_wins=wins,
         random_best_score=max((g.score for g in games), default=0),
-        rating=rate(verdict, greedy.won, rr, critical, res.nodes),
+        rating=rate(verdict, greedy.won, wins / playouts if playouts else None, critical, res.nodes),
         moves=res.moves,
         limit=res.limit,
     )
