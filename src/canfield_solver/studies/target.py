@@ -258,13 +258,17 @@ def run_to_target(
                 raise StudyError(f"±{target:g} points cannot be reached by sampling: the {m.sample_unknown} of "
                                  f"{m.followups} follow-ups left unknown at {followup_seconds:g} s keep the interval "
                                  f"at least ±{last.floor:.2f} points wide; a longer --followup-seconds would help")
-            # the next batch: toward the plan, at most doubling what is done (the plan settles as it grows);
-            # where the plan is met but the interval not yet (the shares moved), a quarter more of each
-            grow = last.deals <= deals and last.followups <= m.followups
-            deals = deals + deals // 4 + 1 if grow else min(last.deals, 2 * deals)
-            followups = (m.followups + m.followups // 4 + 1 if grow
-                         else max(m.followups + 1, min(last.followups, 2 * max(m.followups, 1))))
+            deals, followups = _next_round(last, deals, m.followups)
         raise StudyError(f"the target was not reached in {max_rounds} rounds; {last}")
+
+
+def _next_round(last: Plan, deals: int, followups: int) -> tuple[int, int]:
+    """The next round's deals and follow-ups: toward the plan, at most doubling what is done (the plan settles
+    as it grows); where the plan is met but the interval not yet (the shares moved), a quarter more of each."""
+    grow = last.deals <= deals and last.followups <= followups
+    if grow:
+        return deals + deals // 4 + 1, followups + followups // 4 + 1
+    return min(last.deals, 2 * deals), max(followups + 1, min(last.followups, 2 * max(followups, 1)))
 
 
 def stored_extent(st: Store, kept: RulesKey) -> int:
