@@ -22,7 +22,7 @@ from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
 from ...studies.stores import Store, open_to_write
 from ...studies.stores.sqlite import ResultStore, StoredResult
-from ...studies.study import estimate_win_rate, stored_rules, stored_win_rate
+from ...studies.study import WinRate, estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.target import PILOT_DEALS, PILOT_FOLLOWUPS
 from ...studies.two_phase import run_followup, stored_two_phase
 from .common import (
@@ -254,18 +254,23 @@ def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, number
         bar.close()
         if store is not None:
             store.close()
+    _say_study(wr, max_seconds, max_nodes, as_json)
+    return 0
+
+
+def _say_study(wr: WinRate, max_seconds: float | None, max_nodes: int | None, as_json: bool) -> None:
+    """``winrate``'s answer: the study's JSON object, or its table and what the passes searched."""
     if as_json:
         click.echo(json.dumps(wr.to_dict()))
-    else:
-        click.echo(str(wr))
-        limits = ("no time limit" if max_seconds is None else f"{max_seconds:g} s") + (f" and {max_nodes:,} nodes" if max_nodes else "")
-        click.echo(f"{_n(wr.searched, 'deal')} searched, {wr.reused:,} taken from the store, {wr.wall_seconds:.1f} s wall, "
-                   f"limit per deal {limits}")
-        if wr.two_phase is not None:
-            tp = wr.two_phase
-            click.echo(f"follow-up: {_n(tp.searched, 'deal')} searched, {tp.reused:,} taken from the store, "
-                       f"{tp.wall_seconds:.1f} s wall")
-    return 0
+        return
+    click.echo(str(wr))
+    limits = ("no time limit" if max_seconds is None else f"{max_seconds:g} s") + (f" and {max_nodes:,} nodes" if max_nodes else "")
+    click.echo(f"{_n(wr.searched, 'deal')} searched, {wr.reused:,} taken from the store, {wr.wall_seconds:.1f} s wall, "
+               f"limit per deal {limits}")
+    if wr.two_phase is not None:
+        tp = wr.two_phase
+        click.echo(f"follow-up: {_n(tp.searched, 'deal')} searched, {tp.reused:,} taken from the store, "
+                   f"{tp.wall_seconds:.1f} s wall")
 
 
 def _plan_before_the_first_deal(r: Rules, target: float, where: str, max_seconds: float, followup_seconds: float,
