@@ -204,7 +204,8 @@ def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_nam
                    "close each layer of the layered proof together: the same verdict sooner on several cores; "
                    "node counts and the winning line vary from run to run.")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
-              help="auto: the depth-first search, then, if its table fills --max-memory, the layered proof "
+              help="auto: where any suit builds, searches for wins and a proof over ranks first, each in a "
+                   "share of the limits; the depth-first search, then, if its table fills --max-memory, the layered proof "
                    "(positions kept a few layers of progress at a time) with the time and nodes left; "
                    "depth-first: never switch; layered: the layered proof alone.")
 @click.option("--moves", "show_moves", is_flag=True, help="Print the winning moves.")
