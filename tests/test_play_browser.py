@@ -59,11 +59,12 @@ _READ_METER = ("return [document.getElementById('meter').dataset.state,"
 
 
 def meter_after(drv, moves_played, timeout=60):
-    """The meter's state once the page shows ``moves_played`` moves and the meter is not pending."""
+    """The meter's state once the page shows ``moves_played`` moves and the meter is not pending (nor without
+    a state: a page that has not shown its game yet)."""
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
         state, n = drv.execute_script(_READ_METER)
-        if n == moves_played and state != "pending":
+        if n == moves_played and state not in (None, "pending"):
             return state
         time.sleep(0.03)
     raise AssertionError(f"the meter did not settle after move {moves_played}")

@@ -39,10 +39,9 @@ def start(drv, url, game, seed):
     box.send_keys(str(seed))
     old = drv.current_url
     drv.find_element("id", "newgame").click()
-    for _ in range(200):
-        if drv.current_url != old and drv.find_element("id", "title").text.endswith(f"seed {seed}"):
-            break
-        time.sleep(0.03)
+    shown = until(lambda: drv.current_url != old and drv.find_element("id", "title").text.endswith(f"seed {seed}")
+                  and Select(drv.find_element("id", "game-name")).first_selected_option.get_attribute("value") == game)
+    assert shown, (game, seed, drv.find_element("id", "title").text)  # the game asked for, not another at that seed
     assert drv.find_element("id", "gboard").is_displayed() and not drv.find_element("id", "board").is_displayed()
     meter_after(drv, 0)
     return re.search(r"game=([\w-]+)", drv.current_url).group(1)
@@ -229,3 +228,21 @@ def test_hint_and_the_solution_from_here_stepped_on_the_board(server, browser): 
     assert not drv.find_element("id", "stepper").is_displayed()
     assert api(server, "GET", f"/api/games/{gid}")["moves"] == []     # stepping changed nothing
     assert line   # the deal is won (WON), so a line exists
+
+
+def test_a_reading_of_the_game_shown_leaves_the_chooser_alone(server, browser):  # noqa: F811
+    """The page shows every poll of its game's meter (each 120 ms while the meter searches); showing one used to
+    set the game chooser back to the game shown, so a game chosen during a search snapped back, and New deal
+    then dealt the old game at the new number (a run of the test above once dealt nine-packets 8, a lost
+    deal, for ten-columns-dealt 8). A new game still sets it."""
+    from selenium.webdriver.support.ui import Select
+
+    drv = browser
+    start(drv, server, "nine-packets", 0)
+    chooser = Select(drv.find_element("id", "game-name"))
+    chooser.select_by_value("bisley")
+    drv.execute_script("show(game)")  # a reading of the game shown, as a poll brings it
+    assert chooser.first_selected_option.get_attribute("value") == "bisley"
+    drv.find_element("id", "newgame").click()  # a new game: the chooser says which
+    assert until(lambda: drv.find_element("id", "title").text.startswith("Bisley"))
+    assert Select(drv.find_element("id", "game-name")).first_selected_option.get_attribute("value") == "bisley"

@@ -146,12 +146,13 @@ function drawMeter() {
 }
 
 function show(state) {
+  const another = !game || game.id !== state.id;  // a new game, not a new reading of the one shown
   game = state;
   const url = new URL(location.href); url.searchParams.set("game", game.id); history.replaceState(null, "", url);
   const name = GAME_TITLES[game.game || "canfield"];
   $("title").textContent = name + " \u00b7 " + game.label + ((game.game || "canfield") === "canfield" && game.rules !== "canfield" ? " \u00b7 " + game.rules : "");
   document.title = name + ": play";
-  $("game-name").value = game.game || "canfield";
+  if (another) $("game-name").value = game.game || "canfield";  // a reading of this game leaves the chooser alone
   $("export").href = "/api/games/" + game.id + "/export"; $("replay").href = "/api/games/" + game.id + "/replay";
   draw();
   clearTimeout(polling);
