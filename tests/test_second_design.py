@@ -9,6 +9,10 @@ solver does not run it), and on the same deals with the swap moves taken away, w
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -235,3 +239,23 @@ def test_the_class_key_sorts_columns_and_reads_classes_only():
     prob.sc[0, C.SC_F] += 1  # a foundation height is in the key
     RK._class_key(prob.cols, prob.sc, prob.mask, 0, prob.params, cls, words, prob.scratch)
     assert not (words == first).all()
+
+
+@needs_jit
+@pytest.mark.integration
+def test_a_ctrl_c_during_the_first_compile_of_the_phases_is_passed_on(tmp_path):
+    """The phases compile by running throwaway searches, which end "interrupted" on a Ctrl-C; their warm-up
+    used to drop that, so a Ctrl-C in the first seconds of `canfield analyze` on a fresh install was lost and the
+    analysis ran its whole limit (a flake hunt's run on a fresh checkout). In a fresh cache, the compile takes
+    seconds: a Ctrl-C a second into it ends it with KeyboardInterrupt, and nothing is recorded as compiled."""
+    code = ("import os, signal, threading\n"
+            "from canfield_solver.search import portfolio\n"
+            "from canfield_solver import compiles\n"
+            "portfolio._kernels()\n"
+            "assert not compiles.compiled('portfolio')\n"
+            "threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+            "try:\n    portfolio.warm_up()\nexcept KeyboardInterrupt:\n    print('interrupted')\n"
+            "else:\n    print('compiled')\n")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+                         capture_output=True, text=True, timeout=600)
+    assert out.stdout.strip() == "interrupted", out.stderr[-2000:]

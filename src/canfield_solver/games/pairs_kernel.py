@@ -387,7 +387,10 @@ def _warm() -> None:
     from .base import Limits
 
     lost = LostTable()
-    run(np.zeros((2, 1), np.int64), np.ones(2, np.int64), Limits(None, None), 1, lost)
+    lim = Limits(None, None)
+    run(np.zeros((2, 1), np.int64), np.ones(2, np.int64), lim, 1, lost)
+    if lim.hit is Limit.INTERRUPTED:  # a Ctrl-C during the compile: the caller's, passed on
+        raise KeyboardInterrupt
     rehash(lost.keys, np.zeros(2 * lost.keys.size, np.uint64))
 
 

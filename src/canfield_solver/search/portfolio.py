@@ -71,8 +71,11 @@ def warm_up() -> float:
     t0 = time.perf_counter()
     with compiles.compiling("portfolio"):
         start = Position(Deal.from_seed(0, get_rules("rainbow")))
-        playout.nested(start, Limits(nodes=1), rounds=1)
-        ranks.prove(start, Limits(nodes=1, memory_mb=16))
+        # A Ctrl-C during the compile ends these throwaway searches "interrupted": it is the caller's, passed on.
+        for throwaway in (playout.nested(start, Limits(nodes=1), rounds=1),
+                          ranks.prove(start, Limits(nodes=1, memory_mb=16))):
+            if throwaway.limit is Limit.INTERRUPTED:
+                raise KeyboardInterrupt
         ranks.warm_up_rehash()
     return time.perf_counter() - t0
 
