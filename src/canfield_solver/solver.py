@@ -2,7 +2,8 @@
 
 This is the one place that makes a verdict and its ``SolveResult``, whatever
 searched (``search.depth_first`` on one thread, ``search.parallel`` on
-several, ``search.layered`` after or instead of them), under a table cap
+several, ``search.layered`` after or instead of them, and where any suit
+builds ``search.portfolio``'s searches before them), under a table cap
 the caller gives or ``memory.machine_cap`` sizes by the machine: every line a driver returns is replayed by the reference engine
 first, and a line it refuses is a ``SolverBugError``. Numba is imported only
 when a search runs (``search`` is loaded on first use), so this module, its
