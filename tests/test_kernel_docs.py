@@ -14,7 +14,7 @@ from helpers import PACKAGE
 
 numpydoc = pytest.importorskip("numpydoc.docscrape")
 
-DOCUMENTED = ["search/kernel.py", "search/layered/close.py"]
+DOCUMENTED = ["search/kernel.py", "search/base.py", "search/stuck.py", "search/pool.py", "search/layered/close.py"]
 MOST_PARAMETERS = 12
 
 
@@ -82,7 +82,8 @@ COMPILED_FILES = _compiled_files()
 def test_every_compiled_function_documents_its_parameters_in_signature_order(module):
     checked, wrong = problems((PACKAGE / module).read_text(), module)
     assert not wrong, wrong
-    assert checked >= (40 if module.endswith("search/kernel.py") else 1)  # the files still hold their functions
+    least = {"search/kernel.py": 20, "search/base.py": 15, "search/stuck.py": 8, "search/pool.py": 4}
+    assert checked >= least.get(module, 1)  # the files still hold their functions
 
 
 def test_every_compiled_file_is_checked():
@@ -104,14 +105,14 @@ def test_no_compiled_function_takes_more_than_twelve_parameters():
 def test_the_check_fails_on_a_signature_that_drifts():
     """The real check, on a kernel function whose signature drifted from its docstring (a parameter added,
     two swapped) and on one with a parameter described by nothing: each is caught."""
-    text = (PACKAGE / "search/kernel.py").read_text()
-    assert problems(text, "search/kernel.py")[1] == []
+    text = (PACKAGE / "search/base.py").read_text()
+    assert problems(text, "search/base.py")[1] == []
     drifted = text.replace("def _fits_on(card, host, lut):", "def _fits_on(card, host, lut, extra):")
     assert any("_fits_on's Parameters section and signature differ" in w
-               for w in problems(drifted, "search/kernel.py")[1])
+               for w in problems(drifted, "search/base.py")[1])
     swapped = text.replace("def _fits_on(card, host, lut):", "def _fits_on(host, card, lut):")
-    assert any("_fits_on" in w for w in problems(swapped, "search/kernel.py")[1])
+    assert any("_fits_on" in w for w in problems(swapped, "search/base.py")[1])
     mute = text.replace("""    host : int
         The card it would go on.""", """    host : int
         """, 1)
-    assert any("_fits_on's parameter host says nothing" in w for w in problems(mute, "search/kernel.py")[1])
+    assert any("_fits_on's parameter host says nothing" in w for w in problems(mute, "search/base.py")[1])

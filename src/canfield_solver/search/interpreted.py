@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import sys
 from types import ModuleType
 
@@ -20,18 +21,37 @@ from . import kernel as K
 NAME = __name__.rsplit(".", 1)[0] + "._kernel_interpreted"
 
 
+PARTS = ("base", "stuck", "pool")  # the files kernel.py imports its compiled pieces from, in import order
+
+
+def _load(name: str, path: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
 @functools.cache  # once a process
 def kernel() -> ModuleType:
     """kernel.py loaded a second time, under Numba's DISABLE_JIT: every ``njit`` and ``helper`` in it is
-    the plain function."""
-    spec = importlib.util.spec_from_file_location(NAME, K.__file__)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
+    the plain function. The pieces it imports (``PARTS``) are loaded a second time too, and stand in for the
+    compiled ones under their own names while the copy's imports run."""
+    package = K.__name__.rsplit(".", 1)[0]
+    folder = os.path.dirname(K.__file__)
+    real = {part: sys.modules.get(f"{package}.{part}") for part in PARTS}
     before = config.DISABLE_JIT
     config.DISABLE_JIT = True
     try:
-        sys.modules[NAME] = mod
-        spec.loader.exec_module(mod)
+        for part in PARTS:
+            copy = _load(f"{package}._{part}_interpreted", os.path.join(folder, f"{part}.py"))
+            sys.modules[f"{package}.{part}"] = copy  # what the next copies' ``from .part import`` finds
+        return _load(NAME, K.__file__)
     finally:
         config.DISABLE_JIT = before
-    return mod
+        for part, mod in real.items():
+            if mod is None:
+                sys.modules.pop(f"{package}.{part}", None)
+            else:
+                sys.modules[f"{package}.{part}"] = mod

@@ -1,0 +1,497 @@
+"""What every compiled search of Canfield shares (Numba): the compile options, the machine-word intrinsics
+(population count, trailing zeros, prefetch, the atomics the workers of one deal use), codec's packing
+functions compiled, and the rules of one card (``_fits_on``, ``_fits_f``, ``_home``, ``_is_safe``).
+
+Split out of ``kernel.py`` (issue 72: that file read at its size); ``kernel`` imports every name here and
+is still where the other search modules take them from. A compiled function that inlines these is stamped
+with this file too (``jit.sources_stamp`` follows the imports), so a change here is never loaded stale.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from llvmlite import ir as llvm_ir
+from numba import config as numba_config
+from numba import types
+from numba.core import cgutils
+from numba.core.extending import intrinsic
+
+from ..jit import helper, njit
+from . import codec as C
+from .codec import (
+    LUT_GUESTS,
+    LUT_REL,
+    P_RANKS,
+    P_SAFE,
+    SC_F,
+)
+
+# Kernel functions never allocate (every array is made in Python and passed
+# in), so they run without Numba's reference counting: an array passed to a
+# function or sliced would otherwise cost atomic increments and decrements,
+# which measured as a large share of a node's time.
+_NO_NRT = {"cache": True, "_nrt": False}
+# Every function the search calls is inlined into it by LLVM (the
+# ``alwaysinline`` attribute): a call between Numba functions passes each
+# array as seven scalars, and LLVM's own inliner judged most of them too big,
+# so calls were a large part of a node (1.4-1.5x more nodes a second once
+# inlined; docs/solver-notes.md section 1). CANFIELD_KERNEL_NOINLINE=1 keeps
+# them as functions, for profiling by function (benchmarks/profile_kernel.py,
+# which compiles into a fresh cache).
+# They are ``helper``s (jit.py): compiled only as far as the IR the entry points link in, with no wrappers,
+# cache entry or machine code of their own, which the first compile does not spend time on.
+_INLINE = {"_nrt": False, "forceinline": os.environ.get("CANFIELD_KERNEL_NOINLINE", "") != "1"}
+# The search releases the GIL, so worker threads can search one deal together (parallel.py).
+_ENTRY = {**_NO_NRT, "nogil": True}
+
+
+
+# Every packed format (parameters, card tables, level scalars, statistics, control words, move codes, keys,
+# cover fields, scratch and child-key offsets) is codec.py's: the small functions that read and write
+# them are compiled from codec's own text, so the kernel and the plain-Python side read one definition.
+# Inlined by Numba itself (at the IR level, into each caller before typing): such small functions are then
+# never compiled on their own, which a separate compile of each (LLVM's alwaysinline) costs at the first run.
+_jit = njit(inline="always", **_NO_NRT)
+_mv = _jit(C.move_code)
+_mv_kind = _jit(C.move_kind)
+_mv_src = _jit(C.move_src)
+_mv_dst = _jit(C.move_dst)
+_mv_count = _jit(C.move_count)
+_mv_redeal = _jit(C.move_redeal)
+_suit_code = _jit(C.suit_code)
+_short_fields = _jit(C.short_fields)
+_short_low = _jit(C.short_low)
+_pack_heights = _jit(C.pack_heights)
+_cover_field_at = _jit(C.cover_field_at)
+_cover_bits = _jit(C.cover_bits)
+_cover_least = _jit(C.cover_least)
+# used by the layered phase and the row decoder, which read the same formats
+_covers = _jit(C.covers)
+_merge_cover = _jit(C.merge_cover)
+_waste_positions = _jit(C.waste_positions)
+_suit_from_code = _jit(C.suit_from_code)
+
+
+
+if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same counts, slowly
+    import threading
+
+    _ATOMIC = threading.Lock()
+
+    def _prefetch_row(arr, i):
+        """Start loading row ``i`` of a 2-D array into the cache; nothing as plain Python.
+
+        Parameters
+        ----------
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row to load.
+        """
+        pass
+
+    def _cas(arr, i, j, expected, new):
+        """Compare-and-swap ``arr[i, j]``: store ``new`` if it holds ``expected``; the old value.
+
+        Parameters
+        ----------
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        expected : uint64
+            The value the word must hold for the store to happen.
+        new : uint64
+            The value stored.
+        """
+        with _ATOMIC:
+            old = arr[i, j]
+            if old == expected:
+                arr[i, j] = new
+            return old
+
+    def _load_acquire(arr, i, j):
+        """``arr[i, j]``, read so that what its writer wrote before it is seen too.
+
+        Parameters
+        ----------
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        """
+        return arr[i, j]
+
+    def _store_release(arr, i, j, v):
+        """``arr[i, j] = v``, after every store before it.
+
+        Parameters
+        ----------
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        v : uint64
+            The value stored.
+        """
+        arr[i, j] = v
+
+    def _fetch_add(arr, i, v):
+        """Add ``v`` to ``arr[i]`` atomically; the old value.
+
+        Parameters
+        ----------
+        arr : int64[n]
+            The shared control words.
+        i : int
+            The word.
+        v : int64
+            What is added.
+        """
+        with _ATOMIC:
+            old = arr[i]
+            arr[i] = old + v
+            return old
+
+    def _popcount(x):
+        """Set bits of a uint64.
+
+        Parameters
+        ----------
+        x : uint64
+            The word whose set bits are counted.
+        """
+        return np.uint64(bin(int(x)).count("1"))
+
+    def _ctz(x):
+        """Index of the lowest set bit of a non-zero uint64.
+
+        Parameters
+        ----------
+        x : uint64
+            A non-zero word.
+        """
+        x = int(x)
+        return np.uint64((x & -x).bit_length() - 1)
+else:
+    @intrinsic
+    def _popcount(typingctx, x):
+        """Set bits of a uint64 (one POPCNT instruction).
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        x : uint64
+            The word whose set bits are counted.
+        """
+        def codegen(context, builder, signature, args):
+            fn = builder.module.declare_intrinsic("llvm.ctpop", [llvm_ir.IntType(64)])
+            return builder.call(fn, args)
+        return types.uint64(types.uint64), codegen
+
+    def _item_ptr(context, builder, arrty, ary_val, inds, ind_types):
+        """LLVM pointer to the item of an array at ``inds`` (values of the types ``ind_types``), unchecked.
+
+        Parameters
+        ----------
+        context : numba target context
+            The code generator's context.
+        builder : llvmlite IRBuilder
+            The builder the code goes to.
+        arrty : numba Array type
+            The array's type.
+        ary_val : LLVM value
+            The array.
+        inds : list of LLVM values
+            The indices, one a dimension.
+        ind_types : list of numba types
+            Their types.
+        """
+        ary = context.make_array(arrty)(context, builder, ary_val)
+        inds = [context.cast(builder, v, t, types.intp) for v, t in zip(inds, ind_types)]
+        return cgutils.get_item_pointer2(context, builder, data=ary.data,
+                                         shape=cgutils.unpack_tuple(builder, ary.shape),
+                                         strides=cgutils.unpack_tuple(builder, ary.strides),
+                                         layout=arrty.layout, inds=inds, wraparound=False)
+
+    def _item_ptr2(context, builder, signature, args):
+        """Pointer to ``arr[i, j]`` for an intrinsic whose first three arguments are ``arr, i, j``.
+
+        Parameters
+        ----------
+        context : numba target context
+            The code generator's context.
+        builder : llvmlite IRBuilder
+            The builder the code goes to.
+        signature : numba Signature
+            The intrinsic's signature.
+        args : list of LLVM values
+            The intrinsic's arguments: arr, i, j, ...
+        """
+        return _item_ptr(context, builder, signature.args[0], args[0], args[1:3], signature.args[1:3])
+
+    @intrinsic
+    def _prefetch_row(typingctx, arr, i):
+        """Start loading row ``i`` of a 2-D array into the cache (PREFETCHT0); no result, no wait.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row to load.
+        """
+        def codegen(context, builder, signature, args):
+            zero = context.get_constant(types.intp, 0)
+            ptr = _item_ptr(context, builder, signature.args[0], args[0], [args[1], zero],
+                            [signature.args[1], types.intp])
+            i32 = llvm_ir.IntType(32)
+            fnty = llvm_ir.FunctionType(llvm_ir.VoidType(), [ptr.type, i32, i32, i32])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+        return types.none(arr, i), codegen
+
+    @intrinsic
+    def _cas(typingctx, arr, i, j, expected, new):
+        """Compare-and-swap ``arr[i, j]`` (uint64): store ``new`` if it holds ``expected``; the old value.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        expected : uint64
+            The value the word must hold for the store to happen.
+        new : uint64
+            The value stored.
+        """
+        def codegen(context, builder, signature, args):
+            ptr = _item_ptr2(context, builder, signature, args)
+            exp = context.cast(builder, args[3], signature.args[3], types.uint64)
+            val = context.cast(builder, args[4], signature.args[4], types.uint64)
+            res = builder.cmpxchg(ptr, exp, val, "seq_cst", "seq_cst")
+            return builder.extract_value(res, 0)
+        return types.uint64(arr, i, j, expected, new), codegen
+
+    @intrinsic
+    def _load_acquire(typingctx, arr, i, j):
+        """``arr[i, j]`` (uint64), read so that what its writer wrote before it is seen too.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        """
+        def codegen(context, builder, signature, args):
+            ptr = _item_ptr2(context, builder, signature, args)
+            return builder.load_atomic(ptr, "acquire", 8)
+        return types.uint64(arr, i, j), codegen
+
+    @intrinsic
+    def _store_release(typingctx, arr, i, j, v):
+        """``arr[i, j] = v`` (uint64), after every store before it.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : uint64[rows, width]
+            A table.
+        i : uint64
+            The row.
+        j : int
+            The word within the row.
+        v : uint64
+            The value stored.
+        """
+        def codegen(context, builder, signature, args):
+            ptr = _item_ptr2(context, builder, signature, args)
+            val = context.cast(builder, args[3], signature.args[3], types.uint64)
+            builder.store_atomic(val, ptr, "release", 8)
+            return context.get_dummy_value()
+        return types.none(arr, i, j, v), codegen
+
+    @intrinsic
+    def _fetch_add(typingctx, arr, i, v):
+        """Add ``v`` to ``arr[i]`` (int64) atomically; the old value.
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        arr : int64[n]
+            The shared control words.
+        i : int
+            The word.
+        v : int64
+            What is added.
+        """
+        def codegen(context, builder, signature, args):
+            ptr = _item_ptr(context, builder, signature.args[0], args[0], [args[1]], [signature.args[1]])
+            val = context.cast(builder, args[2], signature.args[2], types.int64)
+            return builder.atomic_rmw("add", ptr, val, "seq_cst")
+        return types.int64(arr, i, v), codegen
+
+    @intrinsic
+    def _ctz(typingctx, x):
+        """Index of the lowest set bit of a non-zero uint64 (one TZCNT instruction).
+
+        Parameters
+        ----------
+        typingctx : numba typing context
+            Given by Numba; a compiled caller leaves it out.
+        x : uint64
+            A non-zero word.
+        """
+        def codegen(context, builder, signature, args):
+            fn = builder.module.declare_intrinsic("llvm.cttz", [llvm_ir.IntType(64), llvm_ir.IntType(1)])
+            return builder.call(fn, [args[0], llvm_ir.Constant(llvm_ir.IntType(1), 1)])
+        return types.uint64(types.uint64), codegen
+
+
+@helper(**_INLINE)
+def _below(wb):
+    """Mask of talon indices below ``wb``.
+
+    Parameters
+    ----------
+    wb : int
+        A waste boundary: the talon index above the waste's top card.
+    """
+    return (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
+
+
+@helper(**_INLINE)
+def _fits_on(card, host, lut):
+    """Whether ``card`` may be built on ``host`` in a column (a table lookup).
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    host : int
+        The card it would go on.
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    """
+    return lut[card, host] == 1
+
+
+@helper(**_INLINE)
+def _fits_f(card, sc, d, params, lut):
+    """Whether ``card`` may go on its foundation now (the next rank of its suit's pile).
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    """
+    f = sc[d, SC_F + card // 13]
+    return f < params[P_RANKS] and lut[card, LUT_REL] == f
+
+
+@helper(**_INLINE)
+def _home(card, sc, d, lut):
+    """Whether ``card`` is on its foundation.
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    """
+    return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
+
+
+@helper(**_INLINE)
+def _is_safe(card, sc, d, params, lut):
+    """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1).
+
+    Parameters
+    ----------
+    card : int
+        A card code (suit * 13 + its rank's index).
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    lut : int64[52, LUT_WIDTH]
+        The card lookup table (``LUT_*``).
+    """
+    mode = params[P_SAFE]
+    if mode == 0:
+        return False
+    if mode >= 4:
+        # Any suit builds (solver notes, "A card home once every card it could host can go home"): a card of
+        # rank r hosts only rank r - 1 cards; once every foundation holds r - 1 cards, each of those not home
+        # goes home as soon as it can move at all, and nothing can lie on it (rank r - 2 is home).
+        r = lut[card, LUT_REL]
+        lo = min(min(sc[d, SC_F], sc[d, SC_F + 1]), min(sc[d, SC_F + 2], sc[d, SC_F + 3]))
+        if r >= 2 or (r == 1 and mode == 4):
+            return lo >= r - 1
+    if mode >= 3:
+        for k in range(4):
+            g = lut[card, LUT_GUESTS + k]
+            if g >= 0 and not _home(g, sc, d, lut):
+                return False
+        return True
+    r = lut[card, LUT_REL] + 1
+    s = card // 13
+    if s == 0 or s == 3:  # black: opposite are D, H; same colour partner
+        opp = min(sc[d, SC_F + 1], sc[d, SC_F + 2])
+        same = sc[d, SC_F + (3 if s == 0 else 0)]
+    else:
+        opp = min(sc[d, SC_F + 0], sc[d, SC_F + 3])
+        same = sc[d, SC_F + (2 if s == 1 else 1)]
+    if mode == 1:  # full wrap: the base card can host the last rank
+        if r == 1:
+            return False
+        if r == 2:
+            return opp >= 1
+        if r == 3:
+            return opp >= 2 or (opp >= 1 and same >= 1)
+        return opp >= r - 1 or (opp >= r - 2 and same >= r - 3)
+    # mode 2: relative wrap or no wrap from the ace
+    if r <= 2:
+        return True
+    return opp >= r - 1 or (opp >= r - 2 and same >= r - 3)
+
+
