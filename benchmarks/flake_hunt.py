@@ -6,7 +6,9 @@ habit).
     python benchmarks/flake_hunt.py --tier default --runs 10 --busy-every 3      # the README's test command
 
 Each run is ``python -m pytest -q -n 2`` over the tier's selection with its own JUnit report; with
-``--busy-every K`` every K-th run has a busy loop on one core beside it (the load CI's machine may have).
+``--busy-every K`` every K-th run has a busy loop on one core beside it (the load CI's machine may have);
+with ``--fresh-cache`` every run compiles into an empty Numba cache, as CI's fresh clone does (a warm cache
+hid a test that needed the first compiles to fit solve's default time limit).
 A line a run (seconds, passed, failed, whether loaded) goes to stdout and to ``--log`` (a failed run's whole
 output to ``LOG.TIER-runN.txt``); at the end, every
 test that failed in any run with its count and the first line of its first failure. Exit 1 if any run
@@ -64,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--busy-every", type=int, default=0, help="a busy loop beside every K-th run (0: none)")
     ap.add_argument("--log", default=None, help="append each run's line here too")
+    ap.add_argument("--fresh-cache", action="store_true",
+                    help="each run compiles into an empty Numba cache (NUMBA_CACHE_DIR), as a fresh clone in CI does")
     a = ap.parse_args(argv)
     counts: Counter = Counter()
     first: dict[str, str] = {}
@@ -77,8 +81,12 @@ def main(argv: list[str] | None = None) -> int:
             cmd = [sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", f"--junitxml={report}",
                    *TIERS[a.tier]]
             t0 = time.perf_counter()
+            env = dict(os.environ)
+            if a.fresh_cache:
+                env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix=f"cache{i}-", dir=tmp)
             try:
-                done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                      env=env)
             finally:
                 if busy is not None:
                     busy.kill()
@@ -90,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                 first.setdefault(name, msg)
             bad_runs += bool(failed) or done.returncode not in (0, 5)
             line = (f"{a.tier} run {i}/{a.runs}: {secs:.0f} s, {ran} tests, {len(failed)} failed"
-                    f"{', beside a busy loop' if loaded else ''} (pytest exit {done.returncode})")
+                    f"{', beside a busy loop' if loaded else ''}{', fresh cache' if a.fresh_cache else ''}"
+                    f" (pytest exit {done.returncode})")
             print(line, flush=True)
             if a.log:
                 with open(a.log, "a", encoding="utf-8") as fh:
