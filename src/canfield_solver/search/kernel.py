@@ -577,6 +577,38 @@ def _put(words, pos, v, k):
 
 
 @helper(**_INLINE)
+def _talon_word(sc, mask, d, params):
+    """Word 0 of a key: the talon mask, the waste position, the reserve count, the redeals used (not where
+    they are unlimited) and the mark bit. Where redeals are unlimited, a waste position on the main draw
+    cycle (a multiple of the draw, or the whole talon dealt) is written as 0: those positions reach the same
+    cards (docs/solver-notes.md, "Stock moves"). The class key of ``ranks`` starts with the same word.
+
+    Parameters
+    ----------
+    sc : int64[levels, NSC]
+        Each level's scalars (``SC_*``).
+    mask : uint64[levels]
+        Each level's talon mask (bit i: talon card i is still in the talon).
+    d : int
+        The level that holds the position.
+    params : int64[NPARAMS]
+        The rule parameters and key widths (``P_*``).
+    """
+    draw = params[P_DRAW]
+    m = mask[d]
+    wb = sc[d, SC_WB]
+    n = np.int64(_popcount(m))
+    p = np.int64(_popcount(m & _below(wb)))
+    unlimited = params[P_REDEALS] < 0
+    if unlimited and (p % draw == 0 or p == n):
+        p = 0
+    w0 = m | (np.uint64(p) << np.uint64(WPOS_SHIFT)) | (np.uint64(sc[d, SC_RES]) << np.uint64(RES_SHIFT))
+    if not unlimited:
+        w0 |= np.uint64(sc[d, SC_RDL]) << np.uint64(RDL_SHIFT)
+    return w0 | (np.uint64(1) << np.uint64(MARK_BIT))
+
+
+@helper(**_INLINE)
 def _key(cols, sc, mask, d, params, words, scratch):
     """The packed key of level ``d`` into ``words`` (codec.py); returns the column stream's bits.
 
@@ -604,19 +636,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
     scratch : int64[SCRATCH_SIZE]
         Work space (offsets ``SCR_*``).
     """
-    draw = params[P_DRAW]
-    m = mask[d]
-    wb = sc[d, SC_WB]
-    n = np.int64(_popcount(m))
-    p = np.int64(_popcount(m & _below(wb)))
-    unlimited = params[P_REDEALS] < 0
-    if unlimited and (p % draw == 0 or p == n):
-        p = 0
-    w0 = m | (np.uint64(p) << np.uint64(WPOS_SHIFT)) | (np.uint64(sc[d, SC_RES]) << np.uint64(RES_SHIFT))
-    if not unlimited:
-        w0 |= np.uint64(sc[d, SC_RDL]) << np.uint64(RDL_SHIFT)
-    w0 |= np.uint64(1) << np.uint64(MARK_BIT)
-    words[0] = w0
+    words[0] = _talon_word(sc, mask, d, params)
     words[1] = np.uint64(0)
     words[2] = np.uint64(0)
     words[3] = np.uint64(0)

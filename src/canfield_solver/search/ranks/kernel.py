@@ -34,25 +34,16 @@ from ..codec import (
     EXHAUSTED,
     GROW,
     K_TF,
-    MARK_BIT,
     MAXCOLS,
     MOVE_BITS,
-    P_DRAW,
     P_NCOLS,
     P_RANKS,
-    P_REDEALS,
-    RDL_SHIFT,
-    RES_SHIFT,
     RUNNING,
     SC_F,
     SC_LEN,
-    SC_RDL,
-    SC_RES,
     SC_TAB,
-    SC_WB,
     SCR_CODES,
     SOLVED,
-    WPOS_SHIFT,
 )
 
 FIND = 0   # real moves under the class key: wins only
@@ -96,19 +87,7 @@ def _class_key(cols, sc, mask, d, params, cls, words, scratch):
     scratch : int64[SCRATCH_SIZE]
         Work space (the columns' codes at ``SCR_CODES``).
     """
-    draw = params[P_DRAW]
-    m = mask[d]
-    wb = sc[d, SC_WB]
-    n = np.int64(K._popcount(m))
-    p = np.int64(K._popcount(m & K._below(wb)))
-    unlimited = params[P_REDEALS] < 0
-    if unlimited and (p % draw == 0 or p == n):
-        p = 0
-    w0 = m | (np.uint64(p) << np.uint64(WPOS_SHIFT)) | (np.uint64(sc[d, SC_RES]) << np.uint64(RES_SHIFT))
-    if not unlimited:
-        w0 |= np.uint64(sc[d, SC_RDL]) << np.uint64(RDL_SHIFT)
-    w0 |= np.uint64(1) << np.uint64(MARK_BIT)
-    words[0] = w0
+    words[0] = K._talon_word(sc, mask, d, params)
     codes = scratch[SCR_CODES:SCR_CODES + MAXCOLS]
     ncols = params[P_NCOLS]
     for c in range(ncols):
