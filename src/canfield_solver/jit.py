@@ -38,6 +38,8 @@ from numba import njit as _numba_njit
 
 from . import startup
 
+Dispatcher = Any  # what Numba's njit returns: a dispatcher (or, without the JIT, the function); Numba has no annotations
+
 try:  # Numba's internals that the stamp and ``helper`` subclass (see the docstring)
     from numba.core import codegen as _codegen
     from numba.core import compiler as _compiler
@@ -162,11 +164,11 @@ class _SourcesStamp:
 
     _py_file: str
 
-    def get_source_stamp(self) -> Any:
+    def get_source_stamp(self) -> tuple[str, str]:
         return ("canfield-sources", sources_stamp(self._py_file))
 
     @classmethod
-    def from_function(cls, py_func: Callable, py_file: str) -> Any:
+    def from_function(cls, py_func: Callable, py_file: str) -> "_SourcesStamp | None":
         if not os.path.exists(py_file) or not Path(py_file).resolve().is_relative_to(PACKAGE_ROOT):
             return None
         return super().from_function(py_func, py_file)  # type: ignore[misc]
@@ -194,7 +196,7 @@ class SourcesCache(FunctionCache):
     _impl_class = _Impl
     uses_nrt = True  # njit's ``_nrt`` option of the function: False for the kernel's, which never allocate
 
-    def load_overload(self, sig: Any, target_context: Any) -> Any:
+    def load_overload(self, sig: object, target_context: object) -> object:
         # Numba's first loads every typing and lowering registry (``target_context.refresh()``: half a second
         # of a warm start), which only a compile needs, and a compile refreshes the context itself. A loaded
         # function needs only Numba's runtime (allocation), which that refresh would also have started.
@@ -206,14 +208,14 @@ class SourcesCache(FunctionCache):
             return self._load_overload(sig, target_context)
 
 
-def njit(*args: Any, **opts: Any) -> Any:
+def njit(*args: Callable, **opts: object) -> Dispatcher:
     """``numba.njit``; with ``cache=True`` the cache is ``SourcesCache``. A function with ``inline="always"``
     gets no cache (``cache=True`` is dropped): Numba inlines it into each compiled caller's IR, so it is
     compiled on its own only when called from Python, and making its cache at import costs ~0.7 ms a
     function (Numba's locator tries a temporary file in the cache directory), ~10 ms of the kernel's import."""
     cache = bool(opts.pop("cache", False)) and opts.get("inline") != "always"
 
-    def wrap(fn: Callable) -> Any:
+    def wrap(fn: Callable) -> Dispatcher:
         disp = _numba_njit(**opts)(fn)
         if cache and not config.DISABLE_JIT and not DISK_CACHE:
             _note_fallback()  # compiled in this process, from this source: nothing on disk to be stale
@@ -243,13 +245,13 @@ class _Codegen:
     """The JIT codegen as a link-only library sees it: a function that gets no machine code gets no
     environment pointer either (``set_env`` writes one into machine code)."""
 
-    def __init__(self, codegen: Any):
+    def __init__(self, codegen: object):
         self._codegen = codegen
 
-    def set_env(self, env_name: str, env: Any) -> None:
+    def set_env(self, env_name: str, env: object) -> None:
         pass
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         return getattr(self._codegen, name)
 
 
@@ -260,7 +262,7 @@ class _LinkOnlyLibrary(_codegen.JITCodeLibrary):
     it gave measured up to 9% slower a node, within this machine's noise but not clearly so)."""
 
     @property
-    def codegen(self) -> Any:
+    def codegen(self) -> _Codegen:
         return _Codegen(self._codegen)
 
     def _finalize_final_module(self) -> None:
@@ -273,7 +275,7 @@ class _LinkOnlyLibrary(_codegen.JITCodeLibrary):
 
 
 class _LinkOnlyCompiler(_compiler.Compiler):
-    def compile_extra(self, func: Callable) -> Any:
+    def compile_extra(self, func: Callable) -> object:
         if self.state.library is None:
             self.state.library = _LinkOnlyLibrary(self.state.targetctx.codegen(), func.__qualname__)
         return super().compile_extra(func)
@@ -283,22 +285,22 @@ class HelperDispatcher(CPUDispatcher):
     """The dispatcher of a ``helper``. Compiled callers link its IR in. Called from Python (tests,
     benchmarks) it runs a twin: the same function compiled with a wrapper and cached, on first use."""
 
-    _twin: Any = None
+    _twin: "Dispatcher | None" = None
 
-    def __call__(self, *args: Any, **kws: Any) -> Any:
+    def __call__(self, *args: object, **kws: object) -> object:
         if self._twin is None:
             self._twin = njit(cache=True, _nrt=self.targetoptions.get("_nrt", True))(self.py_func)
         return self._twin(*args, **kws)
 
 
-def helper(**opts: Any) -> Callable[[Callable], Any]:
+def helper(**opts: object) -> Callable[[Callable], Dispatcher]:
     """A decorator: ``fn`` compiled only to be inlined into compiled callers (see above). Options as
     ``njit``'s (``cache`` is refused: a helper is cached inside its callers). Under ``NUMBA_DISABLE_JIT``
     the plain function."""
     if opts.pop("cache", False):
         raise TypeError("a helper has no cache entry of its own")
 
-    def wrap(fn: Callable) -> Any:
+    def wrap(fn: Callable) -> Dispatcher:
         if config.DISABLE_JIT:
             return fn
         if not DISK_CACHE:  # Numba's own path: wrappers and machine code the callers do not use, same callers

@@ -38,7 +38,7 @@ table read as our position and back.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Protocol
 
 from ..engine.cards import SUITS, card_id, rank_of
 from ..engine.deal import Deal
@@ -121,7 +121,15 @@ def parse_pysolfc_number(text: "str | int") -> int:
     return n
 
 
-def _shuffled(number: int) -> list[Any]:
+class _PysolCard(Protocol):
+    """A card of pysol-cards (what ``_shuffled`` deals)."""
+
+    rank: int
+
+    def suit_s(self) -> str: ...
+
+
+def _shuffled(number: int) -> "list[_PysolCard]":
     try:
         from pysol_cards.cards import createCards, ms_rearrange
         from pysol_cards.random import LCRandom31, MTRandom
@@ -133,7 +141,7 @@ def _shuffled(number: int) -> list[Any]:
     return list(MTRandom(number).shuffle(cards))
 
 
-def _ours(card: Any) -> int:
+def _ours(card: _PysolCard) -> int:
     """A pysol-cards card (rank 1..13, suit index into 'CSHD') as our card id."""
     return card_id(card.rank - 1, SUITS.index(card.suit_s()))
 
@@ -172,10 +180,10 @@ PYSOLFC_SUITS = "CSHD"
 _PILES = ("talon", "waste", "reserve", "rows", "foundations")
 
 
-def card_from_pysolfc(card: Any) -> int:
+def card_from_pysolfc(card: object) -> int:
     """Our card id for PySolFC's ``[suit, rank]`` (suit indexes "CSHD", rank 0..12 with the ace 0)."""
     try:
-        suit, rank = (int(x) for x in card)
+        suit, rank = (int(x) for x in card)  # type: ignore[attr-defined]  # a TypeError when it is no pair
     except (TypeError, ValueError):
         raise DealError(f"a PySolFC card is [suit, rank], not {card!r}") from None
     if not (0 <= suit < 4 and 0 <= rank < 13):
@@ -188,7 +196,7 @@ def card_to_pysolfc(card: int) -> list[int]:
     return [PYSOLFC_SUITS.index(SUITS[card // 13]), rank_of(card)]
 
 
-def table_deal(table: Any, rules: "str | Rules | None" = None) -> Deal:
+def table_deal(table: object, rules: "str | Rules | None" = None) -> Deal:
     """Our position for a PySolFC table: a mapping with the game's ``title`` (it picks the rules unless
     ``rules`` is given; see ``PYSOLFC_RULES``), ``base_rank`` (the foundations' base, PySolFC's rank
     numbering), ``round`` (PySolFC's talon round, 1 before any redeal) and the piles ``talon``, ``waste``,
@@ -206,7 +214,7 @@ def table_deal(table: Any, rules: "str | Rules | None" = None) -> Deal:
         rules = PYSOLFC_RULES[title]
     r = get_rules(rules)
 
-    def pile(name: str, cards: Any) -> tuple[int, ...]:
+    def pile(name: str, cards: object) -> tuple[int, ...]:
         if not isinstance(cards, list):
             raise DealError(f"the PySolFC table's {name} is not a list of cards")
         return tuple(card_from_pysolfc(c) for c in cards)
@@ -240,7 +248,7 @@ def table_deal(table: Any, rules: "str | Rules | None" = None) -> Deal:
     )
 
 
-def deal_table(deal: Deal, title: "str | None" = None) -> dict[str, Any]:
+def deal_table(deal: Deal, title: "str | None" = None) -> dict[str, object]:
     """The PySolFC table of ``deal`` (the inverse of ``table_deal``). Foundations are listed one per suit in
     PySolFC's suit order, as Canfield lays them out (``ALIGN_FOUNDATIONS``)."""
     if title is None:

@@ -37,6 +37,7 @@ __all__ = ["AnyGame", "GameModule", "GameError", "GameKey", "GameResult", "Limit
            "seeded_deck"]
 
 P = TypeVar("P")
+M = TypeVar("M")  # a game's move
 
 
 class GameError(CanfieldError):
@@ -192,9 +193,9 @@ class _Stop(Exception):
     pass
 
 
-def search_removals(start: P, children: Callable[[P], Iterable[tuple[Any, P]]], won: Callable[[P], bool],
+def search_removals(start: P, children: Callable[[P], Iterable[tuple[M, P]]], won: Callable[[P], bool],
                     key: Callable[[P], Hashable], limits: Limits,
-                    lost: "set[Hashable] | None" = None) -> tuple[Verdict, list[Any]]:
+                    lost: "set[Hashable] | None" = None) -> tuple[Verdict, list[M]]:
     """Depth-first search of a game whose every move removes cards (no position can repeat, so the
     positions form a DAG): the first winning line found, or ``UNSOLVABLE`` once every line is exhausted.
 
@@ -204,7 +205,7 @@ def search_removals(start: P, children: Callable[[P], Iterable[tuple[Any, P]]], 
     shared by several searches of one deal (positions proven lost stay lost).
     """
     lost = set() if lost is None else lost
-    path: list[Any] = []
+    path: list[M] = []
 
     def dfs(p: P) -> bool:
         if limits.spend():

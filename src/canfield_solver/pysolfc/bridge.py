@@ -38,6 +38,7 @@ __all__ = ["Bridge", "serve"]
 # Without limits from the plugin, a search stops after this much (the Solver dialog always sends its own).
 DEFAULT_MAX_NODES = 10_000_000
 DEFAULT_MAX_SECONDS = 30.0
+Answer = dict[str, Any]  # one JSON answer to the plugin: its values are any JSON value
 
 
 def _key(pos: Position, deal: Deal) -> tuple:
@@ -52,7 +53,7 @@ class Bridge:
     line: list[str] = field(default_factory=list)
     keys: dict[tuple, int] = field(default_factory=dict)  # position before move i -> i
 
-    def handle(self, req: Any) -> dict[str, Any]:
+    def handle(self, req: object) -> Answer:
         if not isinstance(req, dict) or not isinstance(req.get("op"), str):
             return {"ok": False, "error": "a request is a JSON object with an 'op'"}
         op = req["op"]
@@ -77,7 +78,7 @@ class Bridge:
             raise CanfieldError(f"max_seconds {s!r} is not a positive number of seconds")
         return n, s
 
-    def _solve(self, deal: Deal, req: dict) -> dict[str, Any]:
+    def _solve(self, deal: Deal, req: dict) -> Answer:
         n, s = self._limits(req)
         res = solve(deal, max_nodes=n, max_seconds=s)
         self.line, self.keys = [], {}
@@ -93,7 +94,7 @@ class Bridge:
             self.keys.setdefault(_key(pos, deal), i)
             pos.play(m)
 
-    def _next(self, deal: Deal, req: dict) -> dict[str, Any]:
+    def _next(self, deal: Deal, req: dict) -> Answer:
         pos = Position(deal)
         if pos.is_won():
             return {"ok": True, "move": None, "verdict": "won"}
@@ -107,7 +108,7 @@ class Bridge:
                 "left": len(out["moves"]), "nodes": out["nodes"], "seconds": out["seconds"]}
 
 
-    def _hint(self, req: dict) -> dict[str, Any]:
+    def _hint(self, req: dict) -> Answer:
         """The hint key's answer: the next move where the table is winnable; where it is lost, the first of
         the earlier tables (``history``, one per move from the deal on) that was lost too, found by bisection:
         a lost table's every successor is lost, so the won-then-lost boundary is one move, the move that lost
@@ -147,7 +148,7 @@ def serve(inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
         try:
             req = json.loads(line)
         except json.JSONDecodeError as e:
-            ans: dict[str, Any] = {"ok": False, "error": f"not JSON: {e.msg}"}
+            ans: Answer = {"ok": False, "error": f"not JSON: {e.msg}"}
         else:
             if isinstance(req, dict) and req.get("op") == "quit":
                 return 0

@@ -36,7 +36,7 @@ import os
 import re
 import time
 from collections import OrderedDict
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ...files import write_atomically
 from ...solver import Verdict, verdict_counts
@@ -51,7 +51,12 @@ from .sqlite import (
     rules_id,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = ["ParquetResults"]
+
+_Table = Any  # a pyarrow.Table: pyarrow is an optional extra, with no annotations
 
 MARKER = "_canfield.json"
 FORMAT = "canfield-solver-parquet-dataset"
@@ -75,7 +80,7 @@ class ParquetResults:
         self._buffer: dict[str, tuple[RulesKey, list[dict[str, Any]]]] = {}
         self._last_flush = time.monotonic()
         self._index: dict[str, tuple[list[int], list[int], list[str]]] = {}
-        self._cache: OrderedDict[str, tuple[Any, list[str]]] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[_Table, list[str]]] = OrderedDict()
         self._cached_rows = 0
         self._writer = re.sub(r"[^A-Za-z0-9_.-]", "_", owner_id())
         self._seq = 0
@@ -293,7 +298,7 @@ class ParquetResults:
             i -= 1
         return out
 
-    def _read(self, rid: str, name: str) -> tuple[Any, list[str]]:
+    def _read(self, rid: str, name: str) -> tuple[_Table, list[str]]:
         """A part's seeds (sorted, numpy) and verdicts; parts are kept, least recently read out first, up to
         ``_CACHE_ROWS`` rows (a part is written once and never changes, so a kept one is never stale)."""
         key = rid + "/" + name
@@ -310,7 +315,7 @@ class ParquetResults:
         self._cached_rows += len(got[0])
         return got
 
-    def _table(self, path: str, columns: list[str] | None) -> Any:
+    def _table(self, path: str, columns: list[str] | None) -> _Table:
         try:
             return self.pq.read_table(path, columns=columns)
         except OSError as e:
@@ -321,7 +326,7 @@ class ParquetResults:
             raise
 
 
-def _span(seeds: Any, lo: int, hi: int) -> tuple[int, int]:
+def _span(seeds: "np.ndarray", lo: int, hi: int) -> tuple[int, int]:
     """Where ``[lo, hi)`` lies in a sorted uint64 array (``hi`` may be 2^64, past what uint64 holds)."""
     import numpy as np
 
