@@ -263,6 +263,11 @@ ProgressFn = Callable[[int, int, dict[str, int], float], None]
 MAX_JOBS = 4096  # local worker processes at most (a pool of more fails in the operating system, not here)
 
 
+def _check_jobs(jobs: int | None) -> None:
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS):
+        raise StudyError(f"jobs must be a whole number from 1 to {MAX_JOBS} (None for every core), not {jobs!r}")
+
+
 def run_study(
     rules: "str | Rules | GameKey",
     seeds: Iterable[int],
@@ -284,43 +289,25 @@ def run_study(
 ) -> WinRate:
     """Solve every seed (skipping those the store already decided) and summarize them.
 
-    ``rules`` may be a ``games.GameKey`` for one of the other games of docs/games-spec.md (rows kept apart under its name).
+    ``rules``: a preset, ``Rules``, or a ``games.GameKey`` for one of the other games (docs/games-spec.md;
+    its rows kept apart under its name). ``numbering="pysolfc"``: the numbers are PySolFC game numbers
+    (``formats.pysolfc_deal``), stored apart from SPEC seeds as ``<name>@pysolfc``. ``store``: a
+    ``ResultStore`` or its path (opened and closed here), or a ``ParquetResults`` dataset (``stores.parquet``:
+    cluster-scale runs, one writer, no re-search). ``store_as``: the rules the rows are kept under when not
+    ``stored_rules(rules, numbering)`` (a two-phase study's follow-up, ``studies.two_phase``).
 
-    ``numbering="pysolfc"``: the numbers are PySolFC game numbers
-    (``formats.pysolfc_deal``); the store keeps those rows apart from SPEC
-    seeds under the rules name ``<name>@pysolfc``.
+    ``jobs`` local worker processes (default: the core count), or the Dask cluster at ``scheduler``
+    (``tcp://host:port``); ``threads`` search threads a deal (``solve(workers=...)``). Each deal is a task
+    (``chunk`` seeds a task if given), stored as it finishes, so an interrupt loses only the deals in
+    flight; the ``KeyboardInterrupt`` that ends a study carries ``kept``, the deals this run stored.
 
-    ``store``: a ``ResultStore`` (or the path of one: opened and closed
-    here), or a ``ParquetResults`` dataset (``canfield_solver.studies.stores.parquet``:
-    partitioned Parquet for cluster-scale runs, one writer, no re-search).
-
-    ``jobs`` local worker processes (default: the core count), or the Dask
-    cluster at ``scheduler`` (``tcp://host:port``). Each deal is a task of
-    its own (``chunk`` seeds a task if given), written to the store as it
-    finishes, so an interrupt loses only the deals in flight; the
-    ``KeyboardInterrupt`` that ends a study carries ``kept``, the deals this
-    run searched and stored. ``progress(done, total, counts, elapsed)`` is
-    called as results arrive: ``done`` and the verdict counts include the
-    deals taken from the store, and ``counts`` also holds ``"searched"``
-    and ``"reused"`` (so a rate can leave out what was not searched).
-
-    ``seeds`` may be a ``SeedSet`` (``parse_seeds``) or a ``range``: they are
-    never materialised, and which deals are done is asked of the store one
-    window of ``WINDOW`` seeds at a time, so the parent's memory does not
-    grow with the range. ``WinRate.results`` holds the rows only for studies
-    of at most ``KEEP_ROWS`` seeds (the counts and intervals always).
-
-    ``store_as``: the rules the rows are stored and looked up under, when not
-    ``stored_rules(rules, numbering)`` (the follow-up pass of a two-phase
-    study, ``studies.two_phase``, keeps its rows apart this way).
-    ``threads``: search threads per deal (``solve(workers=...)``); with
-    ``jobs=1``, all cores on one deal at a time. ``on_row(row)`` is called
-    with each deal's row as it is stored or taken from the store; an
-    exception it raises ends the study there (``pick`` stops so once it has
-    its deals), what finished being stored.
+    ``progress(done, total, counts, elapsed)`` as results arrive (``done`` and the counts include deals
+    taken from the store; ``counts`` also holds ``"searched"`` and ``"reused"``). ``on_row(row)`` with each
+    deal's row as it is stored or taken from the store; an exception it raises ends the study there (how
+    ``pick`` stops), what finished being stored. ``seeds`` (a ``SeedSet`` or ``range``) are never listed: the
+    store is asked ``WINDOW`` seeds at a time; ``WinRate.results`` holds rows for at most ``KEEP_ROWS`` seeds.
     """
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS):
-        raise StudyError(f"jobs must be a whole number from 1 to {MAX_JOBS} (None for every core), not {jobs!r}")
+    _check_jobs(jobs)
     check_limits(max_nodes, max_seconds)
     rules_played, r = _played_and_kept(rules, numbering, with_metrics, store_as)
     wanted = SeedSet.of(seeds)
@@ -330,8 +317,7 @@ def run_study(
     if max_memory_mb is None and not scheduler and not with_metrics and not isinstance(rules, GameKey):
         # A share of this machine's free memory for each search that runs at once (``memory``); a Dask
         # cluster's machines are not this one, and analyses keep the fixed default.
-        local = 1 if (jobs or os.cpu_count() or 1) == 1 else (jobs or os.cpu_count() or 1)
-        max_memory_mb = memory.machine_cap(local).mb
+        max_memory_mb = memory.machine_cap(jobs or os.cpu_count() or 1).mb
     settings = ChunkSettings(max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering,
                              r.name, threads)
     # One deal a task by default: each finished deal reaches the parent, and the store, as it finishes (a chunk
@@ -569,6 +555,20 @@ def main_reimport_problem() -> str | None:
             f"would run again: {fix}")
 
 
+def _pool_died(ex: ProcessPoolExecutor, restarts: int, unfinished: int) -> None:
+    """A worker process died (the pool is broken): say so and go on with a new pool, or, past
+    ``MAX_POOL_RESTARTS``, end the study with how the workers ended (the finished deals are stored)."""
+    codes = sorted({p.exitcode for p in (getattr(ex, "_processes", None) or {}).values()
+                    if p.exitcode not in (None, 0)})
+    if restarts > MAX_POOL_RESTARTS:
+        how = ("killed (SIGKILL: out of memory, or by hand)" if -9 in codes else
+               f"exit codes {', '.join(map(str, codes))}" if codes else "no exit code")
+        raise StudyError(f"worker processes died {restarts} times ({how}); the finished deals are "
+                         "stored: run the study again to resume") from None
+    print(f"canfield: a worker process died; restarting the pool and re-running {unfinished} unfinished deals",
+          file=sys.stderr)
+
+
 def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: ChunkSettings,
                record: Callable[[list[StoredResult]], None]) -> None:
     import multiprocessing as mp
@@ -611,16 +611,7 @@ def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]],
         except BrokenProcessPool:
             restarts += 1
             retry.extend(inflight.values())
-            codes = sorted({p.exitcode for p in (getattr(ex, "_processes", None) or {}).values()
-                            if p.exitcode not in (None, 0)})
-            if restarts > MAX_POOL_RESTARTS:
-                how = ("killed (SIGKILL: out of memory, or by hand)" if -9 in codes else
-                       f"exit codes {', '.join(map(str, codes))}" if codes else "no exit code")
-                raise StudyError(
-                    f"worker processes died {restarts} times ({how}); the finished deals are "
-                    "stored: run the study again to resume") from None
-            print(f"canfield: a worker process died; restarting the pool and re-running "
-                  f"{sum(map(len, inflight.values()))} unfinished deals", file=sys.stderr)
+            _pool_died(ex, restarts, sum(map(len, inflight.values())))
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):  # deals finished before the interrupt, not yet taken: kept
                 with suppress(Exception):

@@ -475,6 +475,35 @@ class _PickProgress:
             self.drawn = False
 
 
+def _pick_interrupted(e: KeyboardInterrupt, pack: "PackFile | None", picked: int, out: str | None,
+                      looked: int) -> int:
+    """What a Ctrl-C (or SIGTERM) during ``pick`` says, after the pack keeps the ``picked`` deals so far (an
+    older pack kept where none was picked); the exit status."""
+    wrote = ""
+    if pack is not None:
+        where = pack.stop()  # the picks so far, each checked and written as it came; an older pack kept
+        if where is None:
+            wrote = f"; no deal picked, {out} " + ("left as it was" if os.path.exists(out or "") else "not written")
+        elif where == out:
+            wrote = f"; wrote the {picked} deals picked so far to {out}"
+        else:
+            wrote = f"; the {picked} deals picked so far are in {where} ({out} is as it was)"
+    seen = (f"after {looked:,} number{'' if looked == 1 else 's'}" if looked
+            else "before the first number was analysed")
+    click.echo(f"canfield: {'terminated' if was_terminated(e) else 'interrupted'} {seen}{wrote}", err=True)
+    return 143 if was_terminated(e) else 130
+
+
+def _say_picked(picked: "list[StoredResult]", out: str | None, as_json: bool, numbering: str) -> None:
+    """The end of a ``pick``: where the pack went, and the picks as JSON where asked."""
+    if out:
+        click.echo(f"wrote {len(picked)} deals to {out}", err=True)
+    if as_json:
+        key = "pysolfc_game" if numbering == "pysolfc" else "seed"
+        click.echo(json.dumps([{key: p.seed, "rating": p.rating, "nodes": p.nodes,
+                                "solution_length": p.solution_length} for p in picked]))
+
+
 @cli.command()
 @deal_source("none")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default="any",
@@ -535,32 +564,14 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
             pack.finish()  # the old file, if any, is replaced only by a pack
     except KeyboardInterrupt as e:
         bar.clear()
-        wrote = ""
-        if pack is not None:
-            where = pack.stop()  # the picks so far, each checked and written as it came; an older pack kept
-            if where is None:
-                wrote = f"; no deal picked, {out} " + ("left as it was" if os.path.exists(out or "") else "not written")
-            elif where == out:
-                wrote = f"; wrote the {len(picked)} deals picked so far to {out}"
-            else:
-                wrote = f"; the {len(picked)} deals picked so far are in {where} ({out} is as it was)"
-        looked = (f"after {picker.looked:,} number{'' if picker.looked == 1 else 's'}" if picker.looked
-                  else "before the first number was analysed")
-        click.echo(f"canfield: {'terminated' if was_terminated(e) else 'interrupted'} {looked}{wrote}",
-                   err=True)
-        return 143 if was_terminated(e) else 130
+        return _pick_interrupted(e, pack, len(picked), out, picker.looked)
     finally:
         bar.clear()
         if pack is not None:
             pack.close()
         if picker.store is not None:
             picker.store.close()
-    if out:
-        click.echo(f"wrote {len(picked)} deals to {out}", err=True)
-    if as_json:
-        key = "pysolfc_game" if numbering == "pysolfc" else "seed"
-        click.echo(json.dumps([{key: p.seed, "rating": p.rating, "nodes": p.nodes,
-                                "solution_length": p.solution_length} for p in picked]))
+    _say_picked(picked, out, as_json, numbering)
     if len(picked) < count:
         click.echo(f"canfield: found {len(picked)} of {count} {difficulty} deals in {picker.looked} numbers "
                    f"from {first}; raise --max-candidates", err=True)
