@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from canfield_solver.engine.rules import PRESETS
 from canfield_solver.studies.stores.inventory import seed_spans, store_contents
+from canfield_solver.studies.stores.parquet import export_parquet
 from canfield_solver.studies.stores.sqlite import ResultStore, StoredResult
 from canfield_solver.studies.two_phase import followup_rules
 from canfield_solver.surfaces.cli import cli
@@ -63,7 +64,7 @@ def test_a_parquet_export_holds_the_same(store, tmp_path):
     pytest.importorskip("pyarrow")
     out = tmp_path / "e.parquet"
     with ResultStore(store, create=False) as st:
-        st.export_parquet(str(out))
+        export_parquet(st.iter_rows(), str(out))
     assert [h.to_dict() for h in store_contents(parquet=out)] == [h.to_dict() for h in store_contents(db=store)]
 
 
@@ -72,8 +73,8 @@ def test_a_dataset_with_parts_from_before_threads_were_kept(tmp_path):
     whose newer parts have it: each row reads back as written, and the limits name the threads where known."""
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
-    from canfield_solver.studies.stores.parquet import ParquetResults
-    from canfield_solver.studies.stores.sqlite import parquet_schema, rules_id
+    from canfield_solver.studies.stores.parquet import ParquetResults, parquet_schema
+    from canfield_solver.studies.stores.sqlite import rules_id
 
     fu = followup_rules(CANFIELD)
     path = tmp_path / "ds"

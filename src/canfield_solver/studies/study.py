@@ -158,7 +158,7 @@ def stored_win_rate(rules: RulesKey, seeds: "SeedSet | range | Iterable[int]", *
     """The win rate of ``rules`` (as stored: ``stored_rules``) over ``seeds``, recounted from a result store
     (``db``) or from ``parquet``: an export file or a ``--parquet-dir`` dataset. Nothing is searched;
     seeds without a stored row are left out."""
-    from .stores.sqlite import parquet_verdicts
+    from .stores.parquet import parquet_verdicts
 
     if (db is None) == (parquet is None):
         raise StudyError("give exactly one of a result store or a Parquet file or dataset")

@@ -12,7 +12,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple
 
-from .sqlite import ADDED_COLUMNS, ResultStore, StoreError, pyarrow_modules
+from .parquet import pyarrow_modules
+from .sqlite import ADDED_COLUMNS, ResultStore, StoreError
 
 __all__ = ["Held", "seed_spans", "store_contents"]
 

@@ -26,6 +26,10 @@ What it does not do, by design (use the SQLite store, ``--db``, for these):
   parent on a Dask cluster writing here.
 - Re-searching. A deal with a row in the dataset is never searched again,
   unknowns included, so every deal has exactly one row.
+
+The other Parquet helpers live here too: ``pyarrow_modules`` (pyarrow, or a one-line error naming the
+extra), ``parquet_schema`` (a result row's Arrow schema), ``export_parquet`` (a SQLite store's rows to one
+file, ``canfield export --parquet``) and ``parquet_verdicts`` (verdict counts read back from such a file).
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Iterable
 
-from ...files import write_atomically
+from ...errors import install_hint
+from ...files import replacing, write_atomically
 from ...solver import Verdict, verdict_counts
 from .sqlite import (
     COLUMNS,
@@ -46,8 +51,6 @@ from .sqlite import (
     StoredResult,
     StoreError,
     owner_id,
-    parquet_schema,
-    pyarrow_modules,
     rules_id,
 )
 
@@ -57,6 +60,7 @@ if TYPE_CHECKING:
 __all__ = ["ParquetResults"]
 
 _Table = Any  # a pyarrow.Table: pyarrow is an optional extra, with no annotations
+_Arrow = Any  # pyarrow and pyarrow.parquet, the modules
 
 MARKER = "_canfield.json"
 FORMAT = "canfield-solver-parquet-dataset"
@@ -341,3 +345,71 @@ def _remove(path: str) -> None:
     except OSError:
         pass
 
+
+def parquet_schema(pa: _Arrow) -> _Arrow:
+    """The Arrow schema of a result row (``COLUMNS``), shared by ``export --parquet`` and Parquet datasets."""
+    return pa.schema([("rules", pa.string()), ("seed", pa.uint64()), ("verdict", pa.string()),
+                      ("nodes", pa.int64()), ("seconds", pa.float64()), ("best_score", pa.int32()),
+                      ("solution_length", pa.int32()), ("redeals", pa.int32()), ("max_seconds", pa.float64()),
+                      ("max_nodes", pa.int64()), ("threads", pa.int32()),
+                      ("limit_hit", pa.string()), ("rating", pa.string()), ("metrics", pa.string()),
+                      ("solver_version", pa.string()), ("rules_id", pa.string()), ("finished_at", pa.float64())])
+
+
+def pyarrow_modules() -> tuple[_Arrow, _Arrow]:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise StoreError("Parquet needs pyarrow: " + install_hint("parquet")) from None
+    return pa, pq
+
+
+def parquet_verdicts(path: str, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
+    """Verdict counts of ``rules`` over seed ``ranges`` in an exported Parquet file, read a batch at a time."""
+    import bisect
+
+    _, pq = pyarrow_modules()
+    spans = sorted(ranges)
+    starts = [a for a, _ in spans]
+    rid = rules_id(rules)
+    out = verdict_counts()
+    try:
+        f = pq.ParquetFile(path)
+        for b in f.iter_batches(batch_size=65_536, columns=["rules_id", "seed", "verdict"]):
+            for r_id, seed, verdict in zip(*(b.column(i).to_pylist() for i in range(3))):
+                if r_id != rid:
+                    continue
+                i = bisect.bisect_right(starts, seed) - 1
+                if i >= 0 and seed < spans[i][1]:
+                    out[verdict] = out.get(verdict, 0) + 1
+    except OSError as e:
+        raise StoreError(f"cannot read Parquet file {path!r}: {e}") from None
+    except Exception as e:  # pyarrow's own errors for a file that is not Parquet
+        if type(e).__module__.startswith("pyarrow"):
+            raise StoreError(f"{path!r} is not a Parquet export of a result store ({e})") from None
+        raise
+    return out
+
+
+def export_parquet(rows: Iterable[dict[str, object]], out: str, batch: int = 65_536) -> int:
+    """Write a store's rows (``ResultStore.iter_rows``) to a Parquet file, ``batch`` rows at a time (memory
+    stays flat whatever the size); needs pyarrow (the ``parquet`` extra). Returns the row count."""
+    pa, pq = pyarrow_modules()
+    schema = parquet_schema(pa)
+    n = 0
+    try:
+        with replacing(out, "wb") as fh, pq.ParquetWriter(fh, schema) as w:
+            chunk: list[dict[str, object]] = []
+            for d in rows:
+                chunk.append(d)
+                if len(chunk) == batch:
+                    w.write_batch(pa.RecordBatch.from_pylist(chunk, schema=schema))
+                    n += len(chunk)
+                    chunk = []
+            if chunk:
+                w.write_batch(pa.RecordBatch.from_pylist(chunk, schema=schema))
+                n += len(chunk)
+    except OSError as e:
+        raise StoreError(f"cannot write {out!r}: {e.strerror}") from None
+    return n

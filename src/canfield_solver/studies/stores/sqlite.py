@@ -22,7 +22,7 @@ from typing import Any, Iterable, Iterator, Union
 
 from ... import _version
 from ...engine.rules import Rules
-from ...errors import CanfieldError, install_hint
+from ...errors import CanfieldError
 from ...files import replacing
 from ...games import GameKey
 from ...solver import Verdict, verdict_counts
@@ -516,28 +516,6 @@ class ResultStore:
             d["seed"] = _py_seed(d["seed"])
             yield d
 
-    def export_parquet(self, out: str, batch: int = 65_536) -> int:
-        """Write every row to a Parquet file, ``batch`` rows at a time (memory stays flat whatever the size);
-        needs pyarrow (the ``parquet`` extra). Returns the row count."""
-        pa, pq = pyarrow_modules()
-        schema = parquet_schema(pa)
-        n = 0
-        try:
-            with replacing(out, "wb") as fh, pq.ParquetWriter(fh, schema) as w:
-                rows: list[dict[str, object]] = []
-                for d in self.iter_rows():
-                    rows.append(d)
-                    if len(rows) == batch:
-                        w.write_batch(pa.RecordBatch.from_pylist(rows, schema=schema))
-                        n += len(rows)
-                        rows = []
-                if rows:
-                    w.write_batch(pa.RecordBatch.from_pylist(rows, schema=schema))
-                    n += len(rows)
-        except OSError as e:
-            raise StoreError(f"cannot write {out!r}: {e.strerror}") from None
-        return n
-
     def export_csv(self, out: str) -> int:
         """Write every row to a CSV file (metrics as a JSON column); returns the row count."""
         n = 0
@@ -551,49 +529,3 @@ class ResultStore:
         except OSError as e:
             raise StoreError(f"cannot write {out!r}: {e.strerror}") from None
         return n
-
-
-def parquet_schema(pa: Any) -> Any:
-    """The Arrow schema of a result row (``COLUMNS``), shared by ``export --parquet`` and Parquet datasets."""
-    return pa.schema([("rules", pa.string()), ("seed", pa.uint64()), ("verdict", pa.string()),
-                      ("nodes", pa.int64()), ("seconds", pa.float64()), ("best_score", pa.int32()),
-                      ("solution_length", pa.int32()), ("redeals", pa.int32()), ("max_seconds", pa.float64()),
-                      ("max_nodes", pa.int64()), ("threads", pa.int32()),
-                      ("limit_hit", pa.string()), ("rating", pa.string()), ("metrics", pa.string()),
-                      ("solver_version", pa.string()), ("rules_id", pa.string()), ("finished_at", pa.float64())])
-
-
-def pyarrow_modules() -> tuple[Any, Any]:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise StoreError("Parquet needs pyarrow: " + install_hint("parquet")) from None
-    return pa, pq
-
-
-def parquet_verdicts(path: str, rules: RulesKey, ranges: Iterable[tuple[int, int]]) -> dict[str, int]:
-    """Verdict counts of ``rules`` over seed ``ranges`` in an exported Parquet file, read a batch at a time."""
-    import bisect
-
-    _, pq = pyarrow_modules()
-    spans = sorted(ranges)
-    starts = [a for a, _ in spans]
-    rid = rules_id(rules)
-    out = verdict_counts()
-    try:
-        f = pq.ParquetFile(path)
-        for b in f.iter_batches(batch_size=65_536, columns=["rules_id", "seed", "verdict"]):
-            for r_id, seed, verdict in zip(*(b.column(i).to_pylist() for i in range(3))):
-                if r_id != rid:
-                    continue
-                i = bisect.bisect_right(starts, seed) - 1
-                if i >= 0 and seed < spans[i][1]:
-                    out[verdict] = out.get(verdict, 0) + 1
-    except OSError as e:
-        raise StoreError(f"cannot read Parquet file {path!r}: {e}") from None
-    except Exception as e:  # pyarrow's own errors for a file that is not Parquet
-        if type(e).__module__.startswith("pyarrow"):
-            raise StoreError(f"{path!r} is not a Parquet export of a result store ({e})") from None
-        raise
-    return out

@@ -21,6 +21,7 @@ from ...studies.packs import PackFile, pack_entry, verify_pack
 from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
 from ...studies.stores import Store, open_to_write
+from ...studies.stores.parquet import export_parquet
 from ...studies.stores.sqlite import ResultStore, StoredResult
 from ...studies.study import WinRate, estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.target import PILOT_DEALS, PILOT_FOLLOWUPS
@@ -417,7 +418,7 @@ def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
         raise UserError("give exactly one of --csv FILE or --parquet FILE")
     with ResultStore(db, create=False) as st:
         out = csv_out or parquet_out
-        n = st.export_csv(csv_out) if csv_out else st.export_parquet(str(parquet_out))
+        n = st.export_csv(csv_out) if csv_out else export_parquet(st.iter_rows(), str(parquet_out))
     click.echo(f"wrote {n} rows to {out}", err=True)
     return 0
 
