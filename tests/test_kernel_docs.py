@@ -7,6 +7,7 @@ docstring fails here."""
 from __future__ import annotations
 
 import ast
+import re
 
 import pytest
 
@@ -42,6 +43,13 @@ def _params(f: ast.FunctionDef) -> list[str]:
     return [a.arg for a in f.args.args]
 
 
+def glossary() -> dict[str, str]:
+    """The shared parameters' names and types, from the ``Glossary`` section of search/base.py's docstring."""
+    doc = ast.get_docstring(ast.parse((PACKAGE / "search/base.py").read_text())) or ""
+    section = doc.split("Glossary\n--------\n", 1)[1]
+    return {m.group(1): m.group(2) for m in re.finditer(r"^(\w+) : (.+)$", section, re.M)}
+
+
 def problems(text: str, where: str) -> tuple[int, list[str]]:
     """The check on one module's text: (functions checked, what is wrong). Every compiled function with
     parameters (and, in ``DOCUMENTED``'s files, every function) needs a docstring whose numpydoc ``Parameters``
@@ -58,11 +66,15 @@ def problems(text: str, where: str) -> tuple[int, list[str]]:
             wrong.append(f"{where}: {f.name} has no docstring")
             continue
         section = numpydoc.NumpyDocString(doc)["Parameters"]
-        if [p.name for p in section] != _params(f):
+        names = [n for p in section for n in p.name.split(", ")]  # "a, b : glossary" names two
+        if names != _params(f):
             wrong.append(f"{where}: {f.name}'s Parameters section and signature differ")
         for p in section:
             if not (p.type and " ".join(p.desc).strip()):
                 wrong.append(f"{where}: {f.name}'s parameter {p.name} says nothing")
+            if p.type == "glossary":
+                wrong.extend(f"{where}: {f.name}'s parameter {n} is not in the glossary"
+                             for n in p.name.split(", ") if n not in glossary())
     return checked, wrong
 
 
@@ -116,3 +128,14 @@ def test_the_check_fails_on_a_signature_that_drifts():
         The card it would go on.""", """    host : int
         """, 1)
     assert any("_fits_on's parameter host says nothing" in w for w in problems(mute, "search/base.py")[1])
+
+
+def test_a_grouped_entry_names_only_what_the_glossary_holds():
+    """The shared parameters are said once (search/base.py's glossary); a grouped entry naming a parameter
+    the glossary lacks is caught, and so is the glossary losing an entry a function relies on."""
+    assert {"deal", "cols", "sc", "mask", "d", "params", "lut", "bm"} <= set(glossary())
+    text = (PACKAGE / "search/stuck.py").read_text()
+    assert problems(text, "search/stuck.py")[1] == []
+    renamed = text.replace("def _stays(card, bm, s_or_u, blocked):", "def _stays(card, bits, s_or_u, blocked):")
+    renamed = renamed.replace("    card, bm : glossary", "    card, bits : glossary", 1)
+    assert any("_stays's parameter bits is not in the glossary" in w for w in problems(renamed, "search/stuck.py")[1])

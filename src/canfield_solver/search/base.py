@@ -5,6 +5,52 @@ functions compiled, and the rules of one card (``_fits_on``, ``_fits_f``, ``_hom
 Split out of ``kernel.py`` (issue 72: that file read at its size); ``kernel`` imports every name here and
 is still where the other search modules take them from. A compiled function that inlines these is stamped
 with this file too (``jit.sources_stamp`` follows the imports), so a change here is never loaded stale.
+
+Glossary
+--------
+The parameters the compiled functions of the search (``kernel.py``, ``base.py``, ``stuck.py``,
+``pool.py``) read under one name and one meaning, said once here: a function's ``Parameters`` section
+lists them as ``name, name : glossary`` (tests/test_kernel_docs.py reads this section, and fails on a
+name it does not hold).
+
+deal : DealArrays
+    The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+stack : StackArrays
+    The search's stack: cols, sc, mask, moves, nmoves, midx (codec.StackArrays).
+cols : int8[levels, MAXCOLS, COLCAP]
+    Each level's columns, cards bottom first (``StackArrays.cols``).
+sc : int64[levels, NSC]
+    Each level's scalars (``SC_*``).
+mask : uint64[levels]
+    Each level's talon mask (bit i: talon card i is still in the talon).
+d : int
+    The level that holds the position.
+params : int64[NPARAMS]
+    The rule parameters and key widths (``P_*``).
+lut : int64[52, LUT_WIDTH]
+    The card lookup table (``LUT_*``).
+bm : uint64[BM_SIZE]
+    The card bit masks (``BM_*``).
+reserve : int64[n]
+    The reserve's cards, bottom first; ``sc[d, SC_RES]`` of them are left.
+talon : int64[n + 1]
+    The talon's cards by index: the waste bottom first, then the stock top first.
+card : int
+    A card code (suit * 13 + its rank's index).
+mv : int64
+    A move code (``MV_*``: codec.move_code).
+stats : int64[NSTATS]
+    The search's statistics (``ST_*``), updated here.
+ctl : int64[NCTL]
+    The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search alone.
+prefix : uint64[MAXCOLS, COLCAP]
+    The stuck test's work space (row 0: one pointer a column).
+short : bool
+    True for the short table (two-word keys), False for the long one.
+par : bool
+    Whether other workers read and write the same table at once (atomic accesses).
+typingctx : numba typing context
+    Given by Numba; a compiled caller leaves it out.
 """
 
 from __future__ import annotations
@@ -188,8 +234,8 @@ else:
 
         Parameters
         ----------
-        typingctx : numba typing context
-            Given by Numba; a compiled caller leaves it out.
+        typingctx : glossary
+            As the glossary in ``search/base.py`` says.
         x : uint64
             The word whose set bits are counted.
         """
@@ -245,8 +291,8 @@ else:
 
         Parameters
         ----------
-        typingctx : numba typing context
-            Given by Numba; a compiled caller leaves it out.
+        typingctx : glossary
+            As the glossary in ``search/base.py`` says.
         arr : uint64[rows, width]
             A table.
         i : uint64
@@ -269,8 +315,8 @@ else:
 
         Parameters
         ----------
-        typingctx : numba typing context
-            Given by Numba; a compiled caller leaves it out.
+        typingctx : glossary
+            As the glossary in ``search/base.py`` says.
         arr : uint64[rows, width]
             A table.
         i : uint64
@@ -296,8 +342,8 @@ else:
 
         Parameters
         ----------
-        typingctx : numba typing context
-            Given by Numba; a compiled caller leaves it out.
+        typingctx : glossary
+            As the glossary in ``search/base.py`` says.
         arr : uint64[rows, width]
             A table.
         i : uint64
@@ -316,8 +362,8 @@ else:
 
         Parameters
         ----------
-        typingctx : numba typing context
-            Given by Numba; a compiled caller leaves it out.
+        typingctx : glossary
+            As the glossary in ``search/base.py`` says.
         arr : uint64[rows, width]
             A table.
         i : uint64
@@ -340,8 +386,8 @@ else:
 
         Parameters
         ----------
-        typingctx : numba typing context
-            Given by Numba; a compiled caller leaves it out.
+        typingctx : glossary
+            As the glossary in ``search/base.py`` says.
         arr : int64[n]
             The shared control words.
         i : int
@@ -361,8 +407,8 @@ else:
 
         Parameters
         ----------
-        typingctx : numba typing context
-            Given by Numba; a compiled caller leaves it out.
+        typingctx : glossary
+            As the glossary in ``search/base.py`` says.
         x : uint64
             A non-zero word.
         """
@@ -390,12 +436,12 @@ def _fits_on(card, host, lut):
 
     Parameters
     ----------
-    card : int
-        A card code (suit * 13 + its rank's index).
+    card : glossary
+        As the glossary in ``search/base.py`` says.
     host : int
         The card it would go on.
-    lut : int64[52, LUT_WIDTH]
-        The card lookup table (``LUT_*``).
+    lut : glossary
+        As the glossary in ``search/base.py`` says.
     """
     return lut[card, host] == 1
 
@@ -406,16 +452,8 @@ def _fits_f(card, sc, d, params, lut):
 
     Parameters
     ----------
-    card : int
-        A card code (suit * 13 + its rank's index).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    lut : int64[52, LUT_WIDTH]
-        The card lookup table (``LUT_*``).
+    card, sc, d, params, lut : glossary
+        As the glossary in ``search/base.py`` says.
     """
     f = sc[d, SC_F + card // 13]
     return f < params[P_RANKS] and lut[card, LUT_REL] == f
@@ -427,14 +465,8 @@ def _home(card, sc, d, lut):
 
     Parameters
     ----------
-    card : int
-        A card code (suit * 13 + its rank's index).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
-    lut : int64[52, LUT_WIDTH]
-        The card lookup table (``LUT_*``).
+    card, sc, d, lut : glossary
+        As the glossary in ``search/base.py`` says.
     """
     return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
 
@@ -445,16 +477,8 @@ def _is_safe(card, sc, d, params, lut):
 
     Parameters
     ----------
-    card : int
-        A card code (suit * 13 + its rank's index).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    lut : int64[52, LUT_WIDTH]
-        The card lookup table (``LUT_*``).
+    card, sc, d, params, lut : glossary
+        As the glossary in ``search/base.py`` says.
     """
     mode = params[P_SAFE]
     if mode == 0:

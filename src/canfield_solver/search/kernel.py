@@ -191,16 +191,8 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
 
     Parameters
     ----------
-    deal : DealArrays
-        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
-    d : int
-        The level that holds the position.
+    deal, cols, sc, mask, d : glossary
+        As the glossary in ``search/base.py`` says.
     out : int64[width]
         Receives the moves.
     use_safe : bool
@@ -351,12 +343,8 @@ def _copy_level(cols, sc, mask, d):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
+    cols, sc, mask : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The level copied to ``d + 1``.
     """
@@ -370,10 +358,8 @@ def _copy_cards(cols, sc, d):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
+    cols, sc : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The level whose cards are copied to ``d + 1``.
     """
@@ -396,12 +382,8 @@ def _reset_level(cols, sc, mask, d):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
+    cols, sc, mask : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The level that ``d + 1`` is made again.
     """
@@ -418,14 +400,8 @@ def _place(cols, sc, d, card, to_foundation, dst, sb):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
-    card : int
-        A card code (suit * 13 + its rank's index).
+    cols, sc, d, card : glossary
+        As the glossary in ``search/base.py`` says.
     to_foundation : bool
         True to put the card on its foundation, False on column ``dst``.
     dst : int
@@ -450,14 +426,12 @@ def _init_codes(cols, sc, d, params):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
+    cols, sc : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The level to fill.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
+    params : glossary
+        As the glossary in ``search/base.py`` says.
     """
     sb = params[P_SUITBITS]
     tab = np.int64(0)
@@ -478,22 +452,12 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
+    cols, sc, mask : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The level the move is played on.
-    mv : int64
-        A move code (``MV_*``: codec.move_code).
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    reserve : int64[n]
-        The reserve's cards, bottom first; ``sc[d, SC_RES]`` of them are left.
-    talon : int64[n + 1]
-        The talon's cards by index: the waste bottom first, then the stock top first.
+    mv, params, reserve, talon : glossary
+        As the glossary in ``search/base.py`` says.
     """
     kind = _mv_kind(mv)
     src = _mv_src(mv)
@@ -585,14 +549,8 @@ def _talon_word(sc, mask, d, params):
 
     Parameters
     ----------
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
-    d : int
-        The level that holds the position.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
+    sc, mask, d, params : glossary
+        As the glossary in ``search/base.py`` says.
     """
     draw = params[P_DRAW]
     m = mask[d]
@@ -621,16 +579,8 @@ def _key(cols, sc, mask, d, params, words, scratch):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
-    d : int
-        The level that holds the position.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
+    cols, sc, mask, d, params : glossary
+        As the glossary in ``search/base.py`` says.
     words : uint64[4]
         Receives the long key.
     scratch : int64[SCRATCH_SIZE]
@@ -760,8 +710,8 @@ def _tt_find(table, row, i, w, keep, par):
         The word of a row that holds its cover field.
     keep : uint64
         The mask word ``w`` is compared under (the cover field's bits cleared).
-    par : bool
-        Whether other workers read and write the same table at once (atomic accesses).
+    par : glossary
+        As the glossary in ``search/base.py`` says.
     """
     rows = np.uint64(table.shape[0])
     kw = table.shape[1]
@@ -809,8 +759,8 @@ def _tt_insert_at(tt, words, i, par):
         The key.
     i : uint64
         The row where the key's probe starts (``_slot``).
-    par : bool
-        Whether other workers read and write the same table at once (atomic accesses).
+    par : glossary
+        As the glossary in ``search/base.py`` says.
     """
     return _tt_find(tt, words, i, 0, ~np.uint64(0), par)[1]
 
@@ -852,10 +802,8 @@ def _cover_at(short, params):
 
     Parameters
     ----------
-    short : bool
-        True for the short table (two-word keys), False for the long one.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
+    short, params : glossary
+        As the glossary in ``search/base.py`` says.
     """
     return _cover_field_at(short, params[P_COVER] == 1, params[P_TALON_BITS], params[P_WPOS_BITS])
 
@@ -869,10 +817,8 @@ def _take_wpos(row, short, params):
     ----------
     row : uint64[>= 2]
         A key, changed in place.
-    short : bool
-        True for the short table (two-word keys), False for the long one.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
+    short, params : glossary
+        As the glossary in ``search/base.py`` says.
     """
     w, shift, field = _cover_at(short, params)
     if field == np.uint64(0):
@@ -902,17 +848,12 @@ def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
         The key being inserted, its words first (a child-key row).
     i : uint64
         The row where the key's probe starts (``_slot``).
-    short : bool
-        True for the short table (two-word keys), False for the long one.
+    short : glossary
+        As the glossary in ``search/base.py`` says.
     wp : int64
         The waste position taken out of the key (``_take_wpos``); -1 when there is none.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    stats : int64[NSTATS]
-        The search's statistics (``ST_*``), updated here.
-    ctl : int64[NCTL]
-        The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search
-        alone.
+    params, stats, ctl : glossary
+        As the glossary in ``search/base.py`` says.
     """
     table = ts if short else tt
     par = ctl[CTL_PAR] == 1
@@ -961,20 +902,16 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
         The row where the key's probe starts (``_slot``).
     wp : int64
         The waste position taken out of the key (``_take_wpos``); -1 when there is none.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    stats : int64[NSTATS]
-        The search's statistics (``ST_*``), updated here.
+    params, stats : glossary
+        As the glossary in ``search/base.py`` says.
     w : int
         The word of a row that holds its cover field.
     shift : uint64
         Where the cover field starts in word ``w``.
     field : uint64
         The bits of the cover field in word ``w``; 0 when rows have none.
-    short : bool
-        True for the short table (two-word keys), False for the long one.
-    par : bool
-        Whether other workers read and write the same table at once (atomic accesses).
+    short, par : glossary
+        As the glossary in ``search/base.py`` says.
     """
     draw = params[P_DRAW]
     b = params[P_COVER_BITS]
@@ -1033,12 +970,8 @@ def _compact(words, nbits, params, sc, d):
         The long key of level ``d`` (``_key``), rewritten in place when it fits.
     nbits : int
         The column stream's bits (``_key``'s result).
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
+    params, sc, d : glossary
+        As the glossary in ``search/base.py`` says.
     """
     _ts, tb, _ws, wb, _rs, rb, _ds, db = _short_fields(params)
     if words[3] != np.uint64(0) or nbits + tb + wb + rb + db > SHORT_BITS:
@@ -1066,10 +999,8 @@ def _score(sc, d):
 
     Parameters
     ----------
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
+    sc, d : glossary
+        As the glossary in ``search/base.py`` says.
     """
     return sc[d, SC_F] + sc[d, SC_F + 1] + sc[d, SC_F + 2] + sc[d, SC_F + 3]
 
@@ -1091,21 +1022,18 @@ def _expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
 
     Parameters
     ----------
-    deal : DealArrays
-        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
-    stack : StackArrays
-        The search's stack: cols, sc, mask, moves, nmoves, midx (codec.StackArrays).
+    deal, stack : glossary
+        As the glossary in ``search/base.py`` says.
     tables : TableArrays
         The transposition tables, short and long (codec.TableArrays).
     work : WorkArrays
         Work space: words, scratch, prefix, child_keys (codec.WorkArrays).
-    stats : int64[NSTATS]
-        The search's statistics (``ST_*``), updated here.
+    stats : glossary
+        As the glossary in ``search/base.py`` says.
     best_path : int64[levels]
         Receives the moves to the first position with the best score (``stats[ST_BEST_LEN]`` of them).
-    ctl : int64[NCTL]
-        The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search
-        alone.
+    ctl : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The level to expand.
     won : int
@@ -1228,17 +1156,12 @@ def _donate(deal, stack, d, stats, ctl, donated):
 
     Parameters
     ----------
-    deal : DealArrays
-        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
-    stack : StackArrays
-        The search's stack: cols, sc, mask, moves, nmoves, midx (codec.StackArrays).
+    deal, stack : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The deepest level of this worker's stack.
-    stats : int64[NSTATS]
-        The search's statistics (``ST_*``), updated here.
-    ctl : int64[NCTL]
-        The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search
-        alone.
+    stats, ctl : glossary
+        As the glossary in ``search/base.py`` says.
     donated : DonatedArrays
         The buffers of the positions handed over to other workers (codec.DonatedArrays).
     """
@@ -1300,23 +1223,20 @@ def _search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, g
 
     Parameters
     ----------
-    deal : DealArrays
-        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
-    stack : StackArrays
-        The search's stack: cols, sc, mask, moves, nmoves, midx (codec.StackArrays).
+    deal, stack : glossary
+        As the glossary in ``search/base.py`` says.
     tables : TableArrays
         The transposition tables, short and long (codec.TableArrays).
     work : WorkArrays
         Work space: words, scratch, prefix, child_keys (codec.WorkArrays).
     donated : DonatedArrays
         The buffers of the positions handed over to other workers (codec.DonatedArrays).
-    stats : int64[NSTATS]
-        The search's statistics (``ST_*``), updated here.
+    stats : glossary
+        As the glossary in ``search/base.py`` says.
     best_path : int64[levels]
         Receives the moves to the first position with the best score (``stats[ST_BEST_LEN]`` of them).
-    ctl : int64[NCTL]
-        The control words shared by the workers of one deal (``CTL_*``); ``ctl[CTL_PAR]`` is 0 for a search
-        alone.
+    ctl : glossary
+        As the glossary in ``search/base.py`` says.
     budget : int
         The most nodes this call searches.
     grow_short : int
@@ -1419,8 +1339,8 @@ def _gen_all(deal, cols, sc, mask, out):
 
     Parameters
     ----------
-    deal : DealArrays
-        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
+    deal : glossary
+        As the glossary in ``search/base.py`` says.
     cols : int8[levels, MAXCOLS, COLCAP]
         The columns; level 0 holds the position.
     sc : int64[levels, NSC]

@@ -42,14 +42,8 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
 
     Parameters
     ----------
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
-    d : int
-        The level that holds the position.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
+    sc, mask, d, params : glossary
+        As the glossary in ``search/base.py`` says.
     qidx : int64[n]
         Receives the talon index of each waste card that can be played.
     qrd : int64[n]
@@ -105,16 +99,8 @@ def _pool_anchors(deal, cols, sc, mask, d):
 
     Parameters
     ----------
-    deal : DealArrays
-        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
-    d : int
-        The level that holds the position.
+    deal, cols, sc, mask, d : glossary
+        As the glossary in ``search/base.py`` says.
     """
     params, reserve, talon, _lut, _bm = deal
     pool_cards = np.uint64(0)
@@ -157,8 +143,8 @@ def _pool_chain(card, bm, pool_cards, anchors):
     ----------
     card : int
         The talon card to put on a column.
-    bm : uint64[BM_SIZE]
-        The card bit masks (``BM_*``).
+    bm : glossary
+        As the glossary in ``search/base.py`` says.
     pool_cards : uint64
         The talon's cards, as a card mask (``_pool_anchors``).
     anchors : uint64
@@ -186,16 +172,8 @@ def _pool_waste_moves(deal, cols, sc, mask, d, out, n, qidx, qrd, nq, fits_top, 
 
     Parameters
     ----------
-    deal : DealArrays
-        The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    mask : uint64[levels]
-        Each level's talon mask (bit i: talon card i is still in the talon).
-    d : int
-        The level that holds the position.
+    deal, cols, sc, mask, d : glossary
+        As the glossary in ``search/base.py`` says.
     out : int64[width]
         Receives the moves, from index ``n`` on.
     n : int

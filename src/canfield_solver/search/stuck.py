@@ -47,8 +47,8 @@ def _bit(card):
 
     Parameters
     ----------
-    card : int
-        A card code (suit * 13 + its rank's index).
+    card : glossary
+        As the glossary in ``search/base.py`` says.
     """
     return np.uint64(1) << np.uint64(card)
 
@@ -60,10 +60,8 @@ def _stays(card, bm, s_or_u, blocked):
 
     Parameters
     ----------
-    card : int
-        A card code (suit * 13 + its rank's index).
-    bm : uint64[BM_SIZE]
-        The card bit masks (``BM_*``).
+    card, bm : glossary
+        As the glossary in ``search/base.py`` says.
     s_or_u : uint64
         The cards in S or under a card of S.
     blocked : uint64
@@ -101,18 +99,8 @@ def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    bm : uint64[BM_SIZE]
-        The card bit masks (``BM_*``).
-    prefix : uint64[MAXCOLS, COLCAP]
-        The stuck test's work space (row 0: one pointer a column).
+    cols, sc, d, params, bm, prefix : glossary
+        As the glossary in ``search/base.py`` says.
     cand : uint64
         ``ALL_CARDS``, or a mask of cards of which the stuck set must hold one if it is not empty
         (``_stuck_candidates``).
@@ -164,12 +152,8 @@ def _home_mask(sc, d, bm):
 
     Parameters
     ----------
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
-    bm : uint64[BM_SIZE]
-        The card bit masks (``BM_*``).
+    sc, d, bm : glossary
+        As the glossary in ``search/base.py`` says.
     """
     home = np.uint64(0)
     for k in range(4):
@@ -187,18 +171,8 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    bm : uint64[BM_SIZE]
-        The card bit masks (``BM_*``).
-    prefix : uint64[MAXCOLS, COLCAP]
-        The stuck test's work space (row 0: one pointer a column).
+    cols, sc, d, params, bm, prefix : glossary
+        As the glossary in ``search/base.py`` says.
     cand : uint64
         ``ALL_CARDS``, or a mask of cards of which the stuck set must hold one if it is not empty
         (``_stuck_candidates``).
@@ -231,18 +205,8 @@ def _is_stuck(cols, sc, d, params, bm, prefix):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
-    d : int
-        The level that holds the position.
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    bm : uint64[BM_SIZE]
-        The card bit masks (``BM_*``).
-    prefix : uint64[MAXCOLS, COLCAP]
-        The stuck test's work space (row 0: one pointer a column).
+    cols, sc, d, params, bm, prefix : glossary
+        As the glossary in ``search/base.py`` says.
     """
     if params[P_STUCK] != 1:
         return False
@@ -263,20 +227,12 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
+    cols, sc : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The level of the parent, whose stuck set is empty.
-    mv : int64
-        A move code (``MV_*``: codec.move_code).
-    reserve : int64[n]
-        The reserve's cards, bottom first; ``sc[d, SC_RES]`` of them are left.
-    talon : int64[n + 1]
-        The talon's cards by index: the waste bottom first, then the stock top first.
-    bm : uint64[BM_SIZE]
-        The card bit masks (``BM_*``).
+    mv, reserve, talon, bm : glossary
+        As the glossary in ``search/base.py`` says.
     """
     kind = _mv_kind(mv)
     src = _mv_src(mv)
@@ -314,24 +270,12 @@ def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
 
     Parameters
     ----------
-    cols : int8[levels, MAXCOLS, COLCAP]
-        Each level's columns, cards bottom first (``StackArrays.cols``).
-    sc : int64[levels, NSC]
-        Each level's scalars (``SC_*``).
+    cols, sc : glossary
+        As the glossary in ``search/base.py`` says.
     d : int
         The level of the parent, whose stuck set is empty; the child is at ``d + 1``.
-    mv : int64
-        A move code (``MV_*``: codec.move_code).
-    params : int64[NPARAMS]
-        The rule parameters and key widths (``P_*``).
-    reserve : int64[n]
-        The reserve's cards, bottom first; ``sc[d, SC_RES]`` of them are left.
-    talon : int64[n + 1]
-        The talon's cards by index: the waste bottom first, then the stock top first.
-    bm : uint64[BM_SIZE]
-        The card bit masks (``BM_*``).
-    prefix : uint64[MAXCOLS, COLCAP]
-        The stuck test's work space (row 0: one pointer a column).
+    mv, params, reserve, talon, bm, prefix : glossary
+        As the glossary in ``search/base.py`` says.
     """
     if params[P_STUCK] != 1:
         return False
