@@ -18,7 +18,7 @@ from ...errors import CanfieldError
 from .sqlite import RulesKey
 
 if TYPE_CHECKING:
-    from .sqlite import StoredResult
+    from .sqlite import ResultStore, StoredResult
 
 Ranges = Iterable[tuple[int, int]]
 
@@ -80,6 +80,14 @@ def open_stored(db: "str | os.PathLike[str] | None", parquet: "str | os.PathLike
 
         return ParquetResults(parquet, create=False)
     return None
+
+
+def open_result_store(db: "str | os.PathLike[str]", create: bool = True) -> "ResultStore":
+    """The SQLite result store at ``db`` (created if new, or a one-line error when ``create`` is False and
+    there is none), for what only that store does (its CSV and Parquet exports, ``pick``'s reuse)."""
+    from .sqlite import ResultStore
+
+    return ResultStore(db, create=create)
 
 
 def open_to_write(db: "str | os.PathLike[str] | None", parquet_dir: "str | os.PathLike[str] | None") -> Store:

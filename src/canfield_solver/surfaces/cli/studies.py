@@ -20,9 +20,9 @@ from ...processes import interrupts_held
 from ...studies.packs import PackFile, pack_entry, verify_pack
 from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
-from ...studies.stores import Store, open_to_write
+from ...studies.stores import Store, open_result_store, open_to_write
 from ...studies.stores.parquet import export_parquet
-from ...studies.stores.sqlite import ResultStore, StoredResult
+from ...studies.stores.sqlite import StoredResult
 from ...studies.study import WinRate, estimate_win_rate, stored_rules, stored_win_rate
 from ...studies.target import PILOT_DEALS, PILOT_FOLLOWUPS
 from ...studies.two_phase import run_followup, stored_two_phase
@@ -416,7 +416,7 @@ def export(db: str, csv_out: str | None, parquet_out: str | None) -> int:
     startup.settle()  # long work ahead: the collector runs as usual (startup.py)
     if (csv_out is None) == (parquet_out is None):
         raise UserError("give exactly one of --csv FILE or --parquet FILE")
-    with ResultStore(db, create=False) as st:
+    with open_result_store(db, create=False) as st:
         out = csv_out or parquet_out
         n = st.export_csv(csv_out) if csv_out else export_parquet(st.iter_rows(), str(parquet_out))
     click.echo(f"wrote {n} rows to {out}", err=True)
@@ -539,7 +539,7 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
     picker = Picker(r, difficulty=difficulty, count=count, first=first, numbering=numbering,
                     max_candidates=max_candidates, jobs=jobs, max_seconds=max_seconds)
     picked: list[StoredResult] = []
-    picker.store = ResultStore(db) if db else None
+    picker.store = open_result_store(db) if db else None
     bar = _PickProgress(count, difficulty, first)
     pack = None
     try:
