@@ -1,4 +1,5 @@
-"""The search kernel as plain Python: kernel.py's own text, run by the interpreter instead of compiled.
+"""The search kernel as plain Python: kernel.py's own text (and that of the pieces it imports, base.py,
+stuck.py and pool.py), run by the interpreter instead of compiled.
 
 The same functions make the same moves in the same order, so a search gives the same verdict, nodes and
 line as the compiled kernel (the test suite's ``NUMBA_DISABLE_JIT`` tier runs the kernel this way), about

@@ -5,7 +5,9 @@ Two classes keep a study's rows: ``sqlite.ResultStore`` (one SQLite file, the de
 ``parquet.ParquetResults`` (a folder of Parquet parts, for a study shared through files); ``inventory``
 says what either holds (``canfield stored``). Studies take
 either, or a path: ``store_at`` opens a path for the length of a ``with`` block (and only then closes it);
-``open_stored`` opens what an existing study left, to recount it.
+``open_stored`` opens what an existing study left, to recount it; ``open_to_write`` the store a study writes
+into; ``open_result_store`` the SQLite store for what only it does (its exports, ``pick``'s reuse). The CLI
+opens every store through these.
 """
 
 from __future__ import annotations
