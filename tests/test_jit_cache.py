@@ -133,3 +133,18 @@ def test_a_numba_without_the_cache_internals_compiles_without_a_disk_cache(tmp_p
         assert len(lines) == 1, out.stderr
         assert "InTreeCacheLocator" in lines[0] and "without a disk cache" in lines[0]
     assert not list((pkg / "search").glob("**/*.nbi"))  # nothing was written to be loaded later
+
+
+def test_the_kernels_stamp_covers_every_file_it_inlines():
+    """kernel.py inlines the pieces split out of it (base.py, stuck.py, pool.py) and codec's functions: each is
+    in the stamp of its cached entry points, and of the searches that inline the kernel in turn, so an edit of
+    any of them compiles them again instead of loading stale code."""
+    from canfield_solver import jit
+    from canfield_solver.search import kernel
+    from canfield_solver.search.layered import close
+    from canfield_solver.search.ranks import kernel as ranks_kernel
+
+    pieces = {"search/kernel.py", "search/base.py", "search/stuck.py", "search/pool.py", "search/codec.py"}
+    for module in (kernel, close, ranks_kernel):
+        stamped = {str(p.relative_to(jit.PACKAGE_ROOT)) for p in jit.sources(module.__file__)}
+        assert pieces <= stamped, (module.__name__, pieces - stamped)
