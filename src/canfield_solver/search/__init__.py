@@ -7,7 +7,10 @@ function inlines, never loaded stale).
 
 - ``codec``: every packed format (keys, move codes, cover fields, parameters) defined once, read by the
   compiled code and by plain Python alike.
-- ``kernel``: the compiled kernel: move generation, keys, tables, the depth-first search.
+- ``kernel``: the compiled kernel: move generation, keys, tables, the depth-first search; beside it, the
+  pieces it inlines from files of their own: ``base`` (compile options, machine-word intrinsics, one card's
+  rules, and the glossary of the parameters they share), ``stuck`` (the stuck-card test) and ``pool`` (the
+  waste cards draws reach, the talon as a pool).
 - ``arrays``: the arrays of one search (deal, stack, tables) and the decoder of its move codes.
 - ``depth_first``: one thread's search; ``parallel``: several threads sharing one table.
 - ``layered``: the layered proof (positions closed one layer of progress at a time), a package of its own:
@@ -17,6 +20,9 @@ function inlines, never loaded stale).
   kernel compiles in the background.
 - ``kernel_load``: compiling the kernel or loading it from Numba's cache (``compiles`` says whether it is
   compiled, and announces the compile).
+- ``portfolio``: where any suit builds, the searches of another kind that run before the exact one:
+  nested Monte Carlo searches for wins (``playout``) and the abstract game over ranks for losses and the
+  search under the key of ranks for wins (``ranks``).
 - ``outcome``: what a driver hands back; ``solver`` makes the verdict from it.
 
 Importing this package (or ``outcome``) does not import Numba.
