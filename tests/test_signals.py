@@ -318,6 +318,70 @@ def test_a_ctrl_c_during_held_steps_comes_after_them():
     assert done == [1]
 
 
+def _lost_in_a_callback(signum: int) -> None:
+    """Raise ``signum`` inside a ctypes callback, as LLVM calls Numba's hooks during a compile: its handler runs
+    there and its exception is printed as "Exception ignored" and dropped."""
+    import ctypes
+
+    ctypes.CFUNCTYPE(None)(lambda: signal.raise_signal(signum))()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the drop shown
+def test_a_ctrl_c_a_compile_drops_still_ends_it_with_keyboard_interrupt(tmp_path, monkeypatch):
+    """A Ctrl-C that landed in Numba's compile inside LLVM's ctypes callback was dropped there, and the compile
+    failed afterwards with Numba's ``RuntimeError: no compiled object yet`` instead of "interrupted" (a flake
+    hunt's integration run). ``compiles.compiling`` keeps it: the block ends with ``KeyboardInterrupt`` both
+    when what followed the loss failed and when it went on as if nothing had come."""
+    from canfield_solver import compiles
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(compiles, "compiled", lambda what: False)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        after: list[str] = []
+        with pytest.raises(KeyboardInterrupt) as e:
+            with compiles.compiling("pairs"):
+                _lost_in_a_callback(signal.SIGINT)
+                after.append("went on")
+                raise RuntimeError("no compiled object yet")  # what Numba's cache save says next
+        assert after == ["went on"] and isinstance(e.value.__context__, RuntimeError)
+        with pytest.raises(KeyboardInterrupt):
+            with compiles.compiling("pairs"):
+                _lost_in_a_callback(signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler put back
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the drop shown
+def test_interrupts_kept_hands_a_lost_sigterm_to_its_own_handler_and_raises_a_seen_one_once():
+    """The CLI's SIGTERM handler raises ``Terminated``: a dropped SIGTERM ends the block with it, not with a
+    KeyboardInterrupt; and a Ctrl-C whose KeyboardInterrupt came out of the block is not raised a second time."""
+    from canfield_solver.processes import interrupts_kept
+
+    class Terminated(KeyboardInterrupt):
+        pass
+
+    def term(_signum, _frame):
+        raise Terminated
+
+    before = signal.signal(signal.SIGTERM, term), signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(Terminated):
+            with interrupts_kept():
+                _lost_in_a_callback(signal.SIGTERM)
+        with pytest.raises(KeyboardInterrupt) as e:
+            with interrupts_kept():
+                signal.raise_signal(signal.SIGINT)
+        assert e.value.__context__ is None  # the one raised inside, not a second one raised over it
+        with interrupts_kept():
+            pass  # nothing came: nothing raised
+        assert signal.getsignal(signal.SIGTERM) is term
+    finally:
+        signal.signal(signal.SIGTERM, before[0])
+        signal.signal(signal.SIGINT, before[1])
+
+
 @pytest.mark.integration
 @needs_jit
 def test_a_study_in_this_process_stopped_by_sigterm_says_terminated(tmp_path):

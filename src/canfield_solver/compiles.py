@@ -11,7 +11,9 @@ too). Whatever compiles or loads one of them does it inside ``compiling(what)``,
 - when it compiles (``compiled(what)`` False: the package's one answer to "is it compiled?"), tells the
   listeners before (``Notice`` with the figure to expect) and after (the seconds it took), and records
   those seconds in the cache directory, so the next notice on this machine quotes this machine's own
-  figure, not a constant.
+  figure, not a constant;
+- keeps a Ctrl-C (or SIGTERM) that lands in the compile from being lost (``processes.interrupts_kept``):
+  the block ends with the ``KeyboardInterrupt``, never with Numba's ``RuntimeError`` after it.
 
 The surfaces listen (the CLI prints a line on stderr, and a ticking line on a terminal). Numba-free:
 the lock and the figures are plain files.
@@ -28,6 +30,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
+
+from .processes import interrupts_kept
 
 try:
     import fcntl
@@ -223,8 +227,9 @@ def _indexed(what: str) -> bool:
 @contextlib.contextmanager
 def compiling(what: str) -> Iterator[None]:
     """Around compiling or loading ``what``: under its machine lock; ``compiled(what)`` (asked once the lock
-    is held) says whether it only loads. A compile is told before and after, and its seconds recorded."""
-    with machine_lock(what):
+    is held) says whether it only loads. A compile is told before and after, and its seconds recorded; a
+    Ctrl-C meanwhile ends it with ``KeyboardInterrupt`` (``interrupts_kept``)."""
+    with machine_lock(what), interrupts_kept():
         if compiled(what):
             yield
             return

@@ -9,7 +9,10 @@ spawns them); the signal mask survives fork and exec, so each worker starts with
 resource tracker starts the same way. ``stop_pool()`` ends a pool at once (an interrupt, the server's close)
 and waits for what it leaves running, so the process can exit with nothing half done. ``interrupts_held()``
 holds Ctrl-C and SIGTERM back in the main thread while a few steps that must happen together run (a pick
-written to its pack, printed and counted).
+written to its pack, printed and counted). ``interrupts_kept()`` lets them through at once but sees that none
+is lost: Numba's compile runs Python code inside ctypes callbacks from LLVM, and a ``KeyboardInterrupt`` raised
+there is printed as "Exception ignored" and dropped (the compile then fails later with Numba's
+``RuntimeError: no compiled object yet``, or not at all).
 """
 
 from __future__ import annotations
@@ -18,12 +21,13 @@ import os
 import signal
 import threading
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from types import FrameType
+from typing import TYPE_CHECKING, Callable, Iterator
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["ignore_interrupts", "interrupts_held", "spawning_quietly", "stop_pool"]
+__all__ = ["ignore_interrupts", "interrupts_held", "interrupts_kept", "spawning_quietly", "stop_pool"]
 
 _MASKABLE = hasattr(signal, "pthread_sigmask")
 
@@ -68,6 +72,59 @@ def interrupts_held() -> Iterator[None]:
                     handler(sig, None)  # Ctrl-C's KeyboardInterrupt, the CLI's Terminated
                 elif handler == signal.SIG_DFL:
                     os.kill(os.getpid(), sig)
+
+
+def _raised(e: BaseException) -> bool:
+    """Whether ``e`` is, or was caused by, a ``KeyboardInterrupt`` (the CLI's ``Terminated`` too): Numba's
+    wrappers report one that lands in a compiled call as a ``SystemError`` around it."""
+    cur: BaseException | None = e
+    for _ in range(32):
+        if cur is None:
+            return False
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
+@contextmanager
+def interrupts_kept() -> Iterator[None]:
+    """Ctrl-C and SIGTERM handled at once meanwhile, by their own handlers, and none lost: a signal whose
+    handler ran but whose exception did not come out of the block (dropped by a ctypes callback, as inside
+    Numba's compile) is handed to that handler again as the block ends, so the block ends with the
+    ``KeyboardInterrupt`` (or ``Terminated``) it would have ended with, and not with what followed the loss.
+    In the main thread only (where Python runs handlers); elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    old: dict[int, object] = {int(s): signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    kept: dict[int, Callable[[int, FrameType | None], object]] = {s: h for s, h in old.items() if callable(h)}
+
+    def counting(signum: int, frame: FrameType | None) -> None:
+        came.append(signum)
+        kept[signum](signum, frame)
+
+    for s in kept:
+        signal.signal(s, counting)
+    try:
+        yield
+    except BaseException as e:
+        if came and not _raised(e):
+            raise_for = came[0]
+            _restore(old)
+            kept[raise_for](raise_for, None)
+        raise
+    finally:
+        _restore(old)
+    if came:
+        kept[came[0]](came[0], None)
+
+
+def _restore(old: dict[int, object]) -> None:
+    for s, h in old.items():
+        if signal.getsignal(s) is not h:
+            signal.signal(s, h)  # type: ignore[arg-type]
 
 
 def ignore_interrupts() -> None:
