@@ -52,7 +52,7 @@ FULL, WON, EXHAUSTED, BUDGET = 1, 2, 3, 4
 def _find_or_insert(table, words, width):
     """(row, 1 if new) for ``words[:width]`` in an open-addressing table (a row of zeros is empty)."""
     rows = table.shape[0]
-    i = np.int64(K._slot(K._hash(words), rows))
+    i = np.int64(K.slot(K.key_hash(words), rows))
     while True:
         if table[i, 0] == 0:
             for j in range(width):
@@ -74,7 +74,7 @@ def _find_or_insert(table, words, width):
 def _find(table, words, width):
     """The row of ``words[:width]``, or -1."""
     rows = table.shape[0]
-    i = np.int64(K._slot(K._hash(words), rows))
+    i = np.int64(K.slot(K.key_hash(words), rows))
     while True:
         if table[i, 0] == 0:
             return -1
@@ -119,12 +119,12 @@ def scc_prove(deal, stack, table, meta, peers, cls, dirty, words, scratch, idx, 
         if out[1] >= max_rows:
             return FULL
         if nmoves[d] < 0:
-            n = K._gen(deal, cols, sc, mask, d, moves[d], False, scratch, -1, -1, -1)
+            n = K.gen(deal, cols, sc, mask, d, moves[d], False, scratch, -1, -1, -1)
             n = RK._swap_moves(deal, cols, sc, d, peers, moves[d], n)
             nmoves[d] = n
             midx[d] = 0
             dirty[d] = 0
-            K._copy_cards(cols, sc, d)
+            K.copy_cards(cols, sc, d)
         if midx[d] >= nmoves[d]:
             if low[d] == idx[d]:  # a component closes with no abstract win inside: every row of it is dead
                 while True:
@@ -151,17 +151,17 @@ def scc_prove(deal, stack, table, meta, peers, cls, dirty, words, scratch, idx, 
             low[d] = -1
             continue
         if dirty[d] == 1:
-            K._copy_cards(cols, sc, d)
+            K.copy_cards(cols, sc, d)
             dirty[d] = 0
-        K._reset_level(cols, sc, mask, d)
-        swap = (mv >> RK.SWAP_SHIFT) & 0xFF if K._mv_kind(mv & C.MOVE_BITS) == C.K_TF else 0
+        K.reset_level(cols, sc, mask, d)
+        swap = (mv >> RK.SWAP_SHIFT) & 0xFF if K.move_kind(mv & C.MOVE_BITS) == C.K_TF else 0
         if swap > 0:
-            RK._swap_in(cols, sc, d + 1, K._mv_src(mv), swap - 1, params)
+            RK._swap_in(cols, sc, d + 1, K.move_src(mv), swap - 1, params)
             dirty[d] = 1
             mv = mv & ~(np.int64(0xFF) << RK.SWAP_SHIFT)
-        K._apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
+        K.apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
         out[0] += 1
-        if K._score(sc, d + 1) == won:
+        if K.score(sc, d + 1) == won:
             return WON
         RK._class_key(cols, sc, mask, d + 1, params, cls, words, scratch)
         r, new = _find_or_insert(table, words, 3)
@@ -196,7 +196,7 @@ def exact(deal, stack, table, dead_table, dead_meta, use_dead, cls, words, cword
     cols, sc, mask, moves, nmoves, midx = stack
     maxd = sc.shape[0] - 1
     won = 4 * params[P_RANKS_]
-    K._key(cols, sc, mask, 0, params, words, scratch)
+    K.key(cols, sc, mask, 0, params, words, scratch)
     _find_or_insert(table, words, 4)
     out[1] += 1
     nmoves[0] = -1
@@ -207,9 +207,9 @@ def exact(deal, stack, table, dead_table, dead_meta, use_dead, cls, words, cword
         if out[1] >= max_rows:
             return FULL
         if nmoves[d] < 0:
-            nmoves[d] = K._gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
+            nmoves[d] = K.gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
             midx[d] = 0
-            K._copy_cards(cols, sc, d)
+            K.copy_cards(cols, sc, d)
         if midx[d] >= nmoves[d]:
             if d == 0:
                 return EXHAUSTED
@@ -220,12 +220,12 @@ def exact(deal, stack, table, dead_table, dead_meta, use_dead, cls, words, cword
         if d + 1 >= maxd:
             out[3] = 1
             continue
-        K._reset_level(cols, sc, mask, d)
-        K._apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
+        K.reset_level(cols, sc, mask, d)
+        K.apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
         out[0] += 1
-        if K._score(sc, d + 1) == won:
+        if K.score(sc, d + 1) == won:
             return WON
-        K._key(cols, sc, mask, d + 1, params, words, scratch)
+        K.key(cols, sc, mask, d + 1, params, words, scratch)
         _r, new = _find_or_insert(table, words, 4)
         if new == 0:
             continue

@@ -35,7 +35,7 @@ def main() -> None:
         moves = np.zeros(prob.moves.shape[1], np.int64)
         scratch = np.zeros(C.SCRATCH_SIZE, np.int64)
         for d in range(levels):
-            n = K._gen(prob.deal, prob.cols, prob.sc, prob.mask, d, moves, True, scratch, -1, -1, -1)
+            n = K.gen(prob.deal, prob.cols, prob.sc, prob.mask, d, moves, True, scratch, -1, -1, -1)
             tot["positions"] += 1
             tot["with a gap"] += any(prob.sc[d, C.SC_LEN + c] == 0 for c in range(rules.columns))
             tot["moves"] += n

@@ -3,7 +3,7 @@
 m = cards on foundations + cards gone from the reserve + cards gone from the talon; no move lowers it,
 and the moves that keep it keep the *block* (foundation heights, reserve count, and so the talon set:
 the cards on the tableau). For each seed this runs the depth-first search to its end (one thread, a
-large memory cap), then decodes every row of the final short table (kernel._compact's layout: the
+large memory cap), then decodes every row of the final short table (kernel.compact's layout: the
 column stream from bit 126 down, the foundation heights, waste position, reserve count and redeals in
 the lowest bits) and prints:
 
@@ -77,7 +77,7 @@ def _decode(short, ncols, suit_bits, ranks, tb, wb, full_wrap, out_m, out_hr, ou
 def _lookup(ts, row, keep):
     """The row of the short table holding ``row``'s key (its cover field cleared), or -1; stored rows are
     compared without their cover field (``keep`` masks word 1), as kernel._tt_find does."""
-    i = K._slot(K._hash(row), ts.shape[0])
+    i = K.slot(K.key_hash(row), ts.shape[0])
     n = np.uint64(ts.shape[0])
     while ts[i, 0] != np.uint64(0):
         if ts[i, 0] == row[0] and (ts[i, 1] & keep) == row[1]:
@@ -120,34 +120,34 @@ def _mark_entries(ts, params, reserve, talon, lut, bm, ranks, width, entry, coun
             # The decoded level must key to this very row (cover field aside).
             for x in range(8):
                 row[x] = np.uint64(0)
-            nb = K._key(cols, sc, mask, 0, params, row, scratch)
-            short = K._compact(row, nb, params, sc, 0)
-            K._take_wpos(row, short, params)
+            nb = K.key(cols, sc, mask, 0, params, row, scratch)
+            short = K.compact(row, nb, params, sc, 0)
+            K.take_wpos(row, short, params)
             if not short or row[0] != hi or row[1] != (lo & ~field if cover else lo):
                 counts[0] += 1
                 continue
-            n = K._gen(C.DealArrays(params, reserve, talon, lut, bm), cols, sc, mask, 0, moves, True, scratch, -1, -1, -1)
-            K._copy_cards(cols, sc, 0)
+            n = K.gen(C.DealArrays(params, reserve, talon, lut, bm), cols, sc, mask, 0, moves, True, scratch, -1, -1, -1)
+            K.copy_cards(cols, sc, 0)
             for k in range(n):
-                K._reset_level(cols, sc, mask, 0)
-                K._apply(cols, sc, mask, 1, moves[k], params, reserve, talon)
-                cm = 2 * K._score(sc, 1)
+                K.reset_level(cols, sc, mask, 0)
+                K.apply(cols, sc, mask, 1, moves[k], params, reserve, talon)
+                cm = 2 * K.score(sc, 1)
                 for c in range(params[C.P_NCOLS]):
                     cm += sc[1, C.SC_LEN + c]
                 if cm <= pm:
                     continue
                 counts[1] += 1
-                if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                if K.child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
                     counts[3] += 1
                     continue
                 for x in range(8):
                     row[x] = np.uint64(0)
-                nb = K._key(cols, sc, mask, 1, params, row, scratch)
-                short = K._compact(row, nb, params, sc, 1)
+                nb = K.key(cols, sc, mask, 1, params, row, scratch)
+                short = K.compact(row, nb, params, sc, 1)
                 if not short:
                     counts[4] += 1
                     continue
-                K._take_wpos(row, short, params)
+                K.take_wpos(row, short, params)
                 at = _lookup(ts, row, ~field if cover else ~np.uint64(0))
                 if at < 0:
                     counts[2] += 1

@@ -43,15 +43,15 @@ def stack_sample(prob) -> dict:
     kinds: Counter = Counter()
     full, safe_fired, bits, short_fit = [], 0, [], 0
     for d in range(levels):
-        n_all = K._gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, False, scratch, -1, -1, -1)
+        n_all = K.gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, False, scratch, -1, -1, -1)
         for mv in out[:n_all]:
             kinds[KINDS.get(C.move_kind(int(mv)), "?")] += 1
-        n_safe = K._gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, True, scratch, -1, -1, -1)
+        n_safe = K.gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, True, scratch, -1, -1, -1)
         full.append(n_all)
         safe_fired += n_safe == 1 and n_all > 1
-        nb = K._key(prob.cols, prob.sc, prob.mask, d, prob.params, words, scratch)
+        nb = K.key(prob.cols, prob.sc, prob.mask, d, prob.params, words, scratch)
         bits.append(int(nb))
-        short_fit += int(K._compact(words, nb, prob.params, prob.sc, d))
+        short_fit += int(K.compact(words, nb, prob.params, prob.sc, d))
     return {"levels": levels, "moves": full, "safe": safe_fired, "kinds": kinds, "bits": bits, "short": short_fit}
 
 

@@ -27,12 +27,12 @@ field = st.integers(0, C.MV_FIELD_MASK)
 @given(st.integers(0, 5), field, field, field, st.integers(0, 1), st.booleans())
 def test_move_code_round_trips_compiled_and_plain(kind, src, dst, count, redeal, seen):
     mv = C.move_code(kind, src, dst, count, redeal)
-    assert int(K._mv(kind, src, dst, count, redeal)) == mv  # the kernel's compiled encoder
+    assert int(K.move_code(kind, src, dst, count, redeal)) == mv  # the kernel's compiled encoder
     flagged = mv | (C.SEEN if seen else 0)
     assert C.unpack_move(flagged) == (kind, src, dst, count, redeal)
     assert flagged & C.MOVE_BITS == mv
-    for py, jit in ((C.move_kind, K._mv_kind), (C.move_src, K._mv_src), (C.move_dst, K._mv_dst),
-                    (C.move_count, K._mv_count), (C.move_redeal, K._mv_redeal)):
+    for py, jit in ((C.move_kind, K.move_kind), (C.move_src, K.move_src), (C.move_dst, K.move_dst),
+                    (C.move_count, K.move_count), (C.move_redeal, K.move_redeal)):
         assert int(jit(np.int64(mv))) == py(mv)
     other = (src + 1) % (C.MV_FIELD_MASK + 1)
     assert C.unpack_move(C.move_with_src(mv, other)) == (kind, other, dst, count, redeal)
@@ -45,7 +45,7 @@ def test_foundation_heights_round_trip(h):
     v = C.pack_heights(*h)
     assert v < 1 << (4 * C.HEIGHT_BITS)
     assert C.unpack_heights(v) == h
-    assert int(K._pack_heights(*[np.int64(x) for x in h])) == v
+    assert int(K.pack_heights(*[np.int64(x) for x in h])) == v
 
 
 _covers = njit(C.covers)
@@ -54,7 +54,7 @@ _reps = njit(C.waste_positions)
 
 
 def _model(positions, draw):
-    """What a row's cover field holds after the kernel's inserts of ``positions`` (kernel._cover_insert_at):
+    """What a row's cover field holds after the kernel's inserts of ``positions`` (kernel.cover_insert_at):
     a position already covered (the cycle's 0 by any reached position, another by an earlier one of its
     pass) is not taken in; else 0 sets the cycle bit and another becomes its residue's least position."""
     cycle, least = False, {}
@@ -83,7 +83,7 @@ def test_cover_field_takes_in_merges_and_names_its_positions(draw, ps, qs, probe
         for p in positions:
             if not C.covers(f, p, draw, b):
                 g = C.cover_bits(f, p, draw, b)
-                assert int(K._cover_bits(f, np.int64(p), np.int64(draw), np.int64(b))) == int(g)
+                assert int(K.cover_bits(f, np.int64(p), np.int64(draw), np.int64(b))) == int(g)
                 f = g
         return f
 
@@ -110,7 +110,7 @@ def test_cover_field_positions_agree_with_the_short_key_layout():
         prob = LoneSearch(Position(Deal.from_seed(3, preset)))
         p = [int(x) for x in prob.params]
         w, shift, mask = C.cover_field_at(True, p[C.P_COVER] == 1, p[C.P_TALON_BITS], p[C.P_WPOS_BITS])
-        jw, jshift, jmask = K._cover_field_at(True, p[C.P_COVER] == 1, np.int64(p[C.P_TALON_BITS]),
+        jw, jshift, jmask = K.cover_field_at(True, p[C.P_COVER] == 1, np.int64(p[C.P_TALON_BITS]),
                                               np.int64(p[C.P_WPOS_BITS]))
         assert (w, int(shift), int(mask)) == (int(jw), int(jshift), int(jmask))
         ts, tw, ws, ww, rs, rw, ds, dw = C.short_fields(p)
@@ -128,7 +128,7 @@ def test_short_key_low_fields_compiled_equal_plain(seed, preset, rng, steps):
     p = prob.params
     vals = (np.uint64(int(rng.getrandbits(int(p[C.P_TALON_BITS])))), np.uint64(len(pos.waste) % (1 << int(p[C.P_WPOS_BITS]))),
             np.uint64(len(pos.reserve)), np.uint64(pos.redeals_used if p[C.P_RDL_BITS] else 0))
-    assert int(K._short_low(*vals, p)) == int(C.short_low(*vals, [int(x) for x in p]))
+    assert int(K.short_low(*vals, p)) == int(C.short_low(*vals, [int(x) for x in p]))
 
 
 def _groups():

@@ -114,7 +114,7 @@ def test_compiled_asks_numba_in_process_and_the_index_files_without_it(tmp_path)
     mirrored.mkdir(exist_ok=True)  # Numba made it when the run above imported the kernel
     probe = "from canfield_solver import compiles; print(compiles.compiled('kernel'), compiles.compiled('pairs'))"
     env = dict(os.environ, PYTHONPATH=IMPORT_ROOT, NUMBA_CACHE_DIR=str(tmp_path))
-    (mirrored / "kernel._search-500.py311.nbi").write_bytes(b"")
+    (mirrored / "kernel.search-500.py311.nbi").write_bytes(b"")
     assert subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True).stdout.split() == [
         "True", "False"]
 

@@ -83,7 +83,7 @@ def py_key(pos, talon_order):
 def kernel_key(pos):
     prob = LoneSearch(pos)
     words = np.zeros(4, np.uint64)
-    K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(C.SCRATCH_SIZE, np.int64))
+    K.key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(C.SCRATCH_SIZE, np.int64))
     return [int(w) for w in words], prob
 
 
@@ -162,7 +162,7 @@ def levels_along_search(rules_name, seed, chunks, nodes):
     prob = LoneSearch(Position(Deal.from_seed(seed, rules)))
     tables = SearchTables(key_words(rules), 256 << 20, prob.cover_fields())
     for _ in range(chunks):
-        status = K._search(*prob.search_args(tables, nodes))
+        status = K.search(*prob.search_args(tables, nodes))
         if status in (C.GROW, C.GROW_LONG):
             tables.grow("short" if status == C.GROW else "long", prob.words)
             continue
@@ -184,11 +184,11 @@ def test_stuck_closure_equals_the_plain_rule_on_a_hard_search():
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
     checked = fired = longest = 0
     for prob, d in levels_along_search("canfield", 141, 40, 50_000):
-        n = K._gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, False, prob.scratch, -1, -1, -1)
-        K._copy_level(prob.cols, prob.sc, prob.mask, d)
+        n = K.gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, False, prob.scratch, -1, -1, -1)
+        K.copy_level(prob.cols, prob.sc, prob.mask, d)
         for mv in out[:n]:
-            K._reset_level(prob.cols, prob.sc, prob.mask, d)
-            K._apply(prob.cols, prob.sc, prob.mask, d + 1, mv, prob.params, prob.reserve, prob.talon)
+            K.reset_level(prob.cols, prob.sc, prob.mask, d)
+            K.apply(prob.cols, prob.sc, prob.mask, d + 1, mv, prob.params, prob.reserve, prob.talon)
             pos = start.copy()
             pos.tableau = [[int(x) for x in prob.cols[d + 1, c, :prob.sc[d + 1, C.SC_LEN + c]]]
                            for c in range(rules.columns)]
@@ -211,13 +211,13 @@ def check_child_stuck_shortcut(prob, d, tally):
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
     assert not K._is_stuck(prob.cols, prob.sc, d, prob.params, prob.bm, prefix)
     for safe in (False, True):
-        n = K._gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, safe, prob.scratch, -1, -1, -1)
-        K._copy_level(prob.cols, prob.sc, prob.mask, d)
+        n = K.gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, safe, prob.scratch, -1, -1, -1)
+        K.copy_level(prob.cols, prob.sc, prob.mask, d)
         for mv in out[:n]:
-            K._reset_level(prob.cols, prob.sc, prob.mask, d)
-            K._apply(prob.cols, prob.sc, prob.mask, d + 1, mv, prob.params, prob.reserve, prob.talon)
+            K.reset_level(prob.cols, prob.sc, prob.mask, d)
+            K.apply(prob.cols, prob.sc, prob.mask, d + 1, mv, prob.params, prob.reserve, prob.talon)
             full = bool(K._is_stuck(prob.cols, prob.sc, d + 1, prob.params, prob.bm, prefix))
-            fast = bool(K._child_is_stuck(prob.cols, prob.sc, d, mv, prob.params, prob.reserve, prob.talon,
+            fast = bool(K.child_is_stuck(prob.cols, prob.sc, d, mv, prob.params, prob.reserve, prob.talon,
                                           prob.bm, prefix))
             assert fast == full, (int(mv) & 15, full)
             cand = K._stuck_candidates(prob.cols, prob.sc, d, mv, prob.reserve, prob.talon, prob.bm)
@@ -272,11 +272,11 @@ def test_incremental_column_codes_equal_fresh_ones(seed, preset, rng, steps):
     out = np.zeros(C.SCRATCH_SIZE, np.int64)
     n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
     for mv in out[:n]:
-        K._copy_level(prob.cols, prob.sc, prob.mask, 0)
-        K._apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
+        K.copy_level(prob.cols, prob.sc, prob.mask, 0)
+        K.apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
         got = prob.sc[1, C.SC_CB:C.SC_CB + C.MAXCOLS].copy()
         tab = int(prob.sc[1, C.SC_TAB])
-        K._init_codes(prob.cols, prob.sc, 1, prob.params)
+        K.init_codes(prob.cols, prob.sc, 1, prob.params)
         assert list(got) == list(prob.sc[1, C.SC_CB:C.SC_CB + C.MAXCOLS]), (preset, int(mv))
         want = sum(1 << int(prob.cols[1, c, i]) for c in range(C.MAXCOLS) for i in range(prob.sc[1, C.SC_LEN + c]))
         assert tab == int(prob.sc[1, C.SC_TAB]) == want, (preset, int(mv))
@@ -297,13 +297,13 @@ def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
         out = np.zeros(C.SCRATCH_SIZE, np.int64)
         n = K._gen_all(prob.deal, prob.cols, prob.sc, prob.mask, out)
         prob.cols[1] = 99  # another position's cards
-        K._copy_level(prob.cols, prob.sc, prob.mask, 0)
+        K.copy_level(prob.cols, prob.sc, prob.mask, 0)
         for mv in rng.sample(list(out[:n]), n):
-            K._reset_level(prob.cols, prob.sc, prob.mask, 0)
-            K._apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
+            K.reset_level(prob.cols, prob.sc, prob.mask, 0)
+            K.apply(prob.cols, prob.sc, prob.mask, 1, mv, prob.params, prob.reserve, prob.talon)
             fresh.cols[1] = 99
-            K._copy_level(fresh.cols, fresh.sc, fresh.mask, 0)
-            K._apply(fresh.cols, fresh.sc, fresh.mask, 1, mv, fresh.params, fresh.reserve, fresh.talon)
+            K.copy_level(fresh.cols, fresh.sc, fresh.mask, 0)
+            K.apply(fresh.cols, fresh.sc, fresh.mask, 1, mv, fresh.params, fresh.reserve, fresh.talon)
             assert list(prob.sc[1]) == list(fresh.sc[1]) and prob.mask[1] == fresh.mask[1]
             for c in range(C.MAXCOLS):
                 ln = prob.sc[1, C.SC_LEN + c]
@@ -314,7 +314,7 @@ def test_restoring_a_level_after_each_move_equals_a_fresh_copy():
 
 
 def long_key_of_short(hi, lo, params, pos):
-    """Undo kernel._compact with codec.unpack_short: the long key a short key stands for. With foundation
+    """Undo kernel.compact with codec.unpack_short: the long key a short key stands for. With foundation
     heights in place of the talon mask (P_FKEY), the talon is the cards of ``pos``'s talon order in no
     column, not in the reserve and not home."""
     r = pos.rules
@@ -343,12 +343,12 @@ def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):
     pos = random_position(seed, preset, rng, steps)
     prob = LoneSearch(pos)
     words = np.zeros(4, np.uint64)
-    nbits = K._key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(C.SCRATCH_SIZE, np.int64))
+    nbits = K.key(prob.cols, prob.sc, prob.mask, 0, prob.params, words, np.zeros(C.SCRATCH_SIZE, np.int64))
     long_key = [int(w) for w in words]
     fits = long_key[3] == 0 and nbits + sum(int(prob.params[i]) for i in (
         C.P_TALON_BITS, C.P_WPOS_BITS, C.P_RES_BITS, C.P_RDL_BITS)) <= 127
     py_short = C.pack_short(long_key, nbits, prob.params, pos.foundations)
-    assert K._compact(words, nbits, prob.params, prob.sc, 0) == fits
+    assert K.compact(words, nbits, prob.params, prob.sc, 0) == fits
     assert (py_short is not None) == fits
     if fits:
         assert (int(words[0]), int(words[1])) == py_short  # the compiled and the plain-Python pack agree
@@ -359,7 +359,7 @@ def test_short_keys_stand_for_exactly_one_long_key(seed, preset, rng, steps):
 
 
 def test_cover_rows_keep_the_least_waste_position_of_each_residue():
-    """kernel._cover_insert_at on a table of one key: which waste positions are expanded, seen or covered."""
+    """kernel.cover_insert_at on a table of one key: which waste positions are expanded, seen or covered."""
     params = np.zeros(C.NPARAMS, np.int64)
     params[C.P_DRAW], params[C.P_COVER], params[C.P_TALON_BITS], params[C.P_WPOS_BITS] = 3, 1, 20, 9
     params[C.P_COVER_BITS] = 4  # a 20-card talon: 1 + position // 3 up to 7
@@ -372,7 +372,7 @@ def test_cover_rows_keep_the_least_waste_position_of_each_residue():
     shift, field = np.uint64(shift), np.uint64(field)  # as the kernel has them (a Python int would be int64)
 
     def ins(wp):
-        return int(K._cover_insert_at(ts, row, np.uint64(5), wp, params, stats, w, shift, field, True, False))
+        return int(K.cover_insert_at(ts, row, np.uint64(5), wp, params, stats, w, shift, field, True, False))
 
     assert ins(7) == 2 and stats[C.ST_TTCOUNT] == 1              # new position, in a new row
     assert ins(7) == 0 and stats[C.ST_COVERED] == 0               # the same waste position: seen

@@ -139,3 +139,29 @@ def test_a_grouped_entry_names_only_what_the_glossary_holds():
     renamed = text.replace("def _stays(card, bm, s_or_u, blocked):", "def _stays(card, bits, s_or_u, blocked):")
     renamed = renamed.replace("    card, bm : glossary", "    card, bits : glossary", 1)
     assert any("_stays's parameter bits is not in the glossary" in w for w in problems(renamed, "search/stuck.py")[1])
+
+
+SHARED = {"search/kernel.py", "search/base.py", "search/stuck.py", "search/pool.py"}
+_PRIVATE_USE = re.compile(r"(?<![\w.])(?:K|kernel|self\.kernel)\.(_[a-z]\w*)")
+
+
+def _private_uses(text: str) -> list[str]:
+    return _PRIVATE_USE.findall(text)
+
+
+def test_the_other_search_modules_call_only_the_kernels_public_names():
+    """Issue 72: a leading underscore says "used only inside kernel, base, stuck and pool". The layered proof,
+    the playouts, the search over ranks, the rows and the drivers call the kernel's shared interface, whose
+    names have none; a module that reaches for ``kernel._x`` again fails here (the check is shown to fail
+    on such a line)."""
+    assert _private_uses("    K._gen(cols, sc)\n") == ["_gen"]
+    assert _private_uses("    RK._gen(cols)\n    K.gen(cols)\n") == []  # another kernel's own, a public one
+    seen = 0
+    for path in sorted((PACKAGE / "search").rglob("*.py")):
+        name = str(path.relative_to(PACKAGE))
+        if name in SHARED:
+            continue
+        text = path.read_text()
+        seen += text.count("K.") + text.count("kernel.")
+        assert _private_uses(text) == [], f"{name} calls the kernel's private {_private_uses(text)}"
+    assert seen > 100  # the modules read do call the kernel

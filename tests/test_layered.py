@@ -184,7 +184,7 @@ def test_a_start_without_a_short_key_refuses_the_layered_phase_alone_and_auto_ke
 @pytest.mark.parametrize("preset", ["rainbow", "chameleon"])
 def test_any_suit_columns_take_short_keys_and_the_layered_phase(preset):
     """Building regardless of suit takes two bits a card, and a key that fits 127 bits is short all the same
-    (kernel._key measures that stream too): most of a real deal's rows are short. (The layered phase takes
+    (kernel.key measures that stream too): most of a real deal's rows are short. (The layered phase takes
     these rules now; the agreement properties above hold it to the exhaustive search on them.)"""
     res = solve(0, preset, max_nodes=200_000)
     assert res.stats["short_keys"] > 0.5 * res.stats["table_keys"]

@@ -2,7 +2,7 @@
 positions reached by random play (full deals of every rule set with short keys, and reduced ones whose
 columns wrap K on A), packed by the kernel (``_key``, ``_compact``) and decoded again. The decoded level must
 hold the same columns (in key order), foundations, reserve count, redeals, talon, and the key codes and
-tableau mask that ``kernel._init_codes`` computes from its cards (the decoder reads them from the key)."""
+tableau mask that ``kernel.init_codes`` computes from its cards (the decoder reads them from the key)."""
 
 from __future__ import annotations
 
@@ -26,10 +26,10 @@ def _decoded(prob: LoneSearch) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]
     """Level 0 of ``prob`` packed to a short key and decoded into fresh arrays; None if the key is long."""
     p = prob.params
     row = np.zeros(C.CK_WIDTH, np.uint64)
-    nb = K._key(prob.cols, prob.sc, prob.mask, 0, p, row, prob.scratch)
-    if not K._compact(row, nb, p, prob.sc, 0):
+    nb = K.key(prob.cols, prob.sc, prob.mask, 0, p, row, prob.scratch)
+    if not K.compact(row, nb, p, prob.sc, 0):
         return None
-    K._take_wpos(row, True, p)  # the waste field leaves the key, as the layered proof stores it
+    K.take_wpos(row, True, p)  # the waste field leaves the key, as the layered proof stores it
     cols = np.full((2, C.MAXCOLS, C.COLCAP), -1, np.int8)
     sc = np.full((2, C.NSC), -7, np.int64)
     mask = np.zeros(2, np.uint64)
@@ -57,7 +57,7 @@ def _check(pos: Position) -> bool:
     assert mask[0] == prob.mask[0]
     assert sc[0, C.SC_TAB] == prob.sc[0, C.SC_TAB]
     codes = sc[0, C.SC_CB:C.SC_CB + ncols].copy()
-    K._init_codes(cols, sc, 0, prob.params)  # the codes computed from the decoded cards
+    K.init_codes(cols, sc, 0, prob.params)  # the codes computed from the decoded cards
     assert list(codes) == list(sc[0, C.SC_CB:C.SC_CB + ncols])
     return True
 

@@ -165,7 +165,7 @@ def _safe(rules: Rules, card: int, heights: list[int], base: int) -> bool:
     lut = arrays._lookup_table(rules, base)
     sc = np.zeros((1, C.NSC), np.int64)
     sc[0, C.SC_F:C.SC_F + 4] = heights
-    return bool(K._is_safe(card, sc, 0, prob.params, lut))
+    return bool(K.is_safe(card, sc, 0, prob.params, lut))
 
 
 def test_any_suit_safe_rule_needs_every_foundation_one_rank_below():

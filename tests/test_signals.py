@@ -423,7 +423,7 @@ def test_an_interrupt_as_the_search_wins_keeps_the_win():
             return getattr(K, name)
 
         def _search(self, *args):
-            if K._search(*args) == C.SOLVED:
+            if K.search(*args) == C.SOLVED:
                 raise KeyboardInterrupt  # what the search loop sees when the interrupt lands on the return
             return C.RUNNING
 
@@ -435,7 +435,7 @@ def test_an_interrupt_as_the_search_wins_keeps_the_win():
     # Interrupted before any win: unknown, with a best line that replays (the path as before).
     class RunsThenInterrupted(WinsThenInterrupted):
         def _search(self, *args):
-            assert K._search(*args) == C.RUNNING
+            assert K.search(*args) == C.RUNNING
             raise KeyboardInterrupt
 
     hard = Position(Deal.from_seed(205, "canfield"))  # lost, and far from decided after 1,000 nodes

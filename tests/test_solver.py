@@ -106,7 +106,7 @@ def test_a_larger_cap_keeps_the_base_caps_tables_then_doubles():
 
 @needs_jit
 def test_a_table_of_any_size_searches_the_same_positions():
-    """kernel._slot maps a hash onto any row count: a proof in tables whose last growth is not a
+    """kernel.slot maps a hash onto any row count: a proof in tables whose last growth is not a
     power of two (16 MiB cap) visits exactly the nodes and positions of one in power-of-two tables."""
     big, small = solve(0), solve(0, max_memory_mb=16)
     assert small.stats["table_rows"] & (small.stats["table_rows"] - 1) != 0

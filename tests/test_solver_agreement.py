@@ -211,7 +211,7 @@ def test_covering_keeps_every_verdict_many(preset):
     assert checked >= 1500 and fired >= checked // 5, (checked, fired)
 
 
-# The talon as a pool (kernel._pool_chain, docs/solver-notes.md): with draw 1 and unlimited redeals a talon
+# The talon as a pool (kernel.pool_chain, docs/solver-notes.md): with draw 1 and unlimited redeals a talon
 # card goes onto a column only where a chain of talon cards from it ends at a card a move can put on it next.
 POOL_RULES = {
     "canfield-draw1": get_rules("canfield-draw1"),
@@ -271,7 +271,7 @@ def test_the_pool_rule_keeps_every_verdict(name, workers):
 @pytest.mark.parametrize("preset", ["canfield", "canfield-whole-pile"])
 def test_agreement_where_stuck_children_are_left_out(preset, workers):
     """Fixed reduced deals, some lost, on which the stuck-card test cuts children when they are made
-    (kernel._expand, docs/solver-notes.md §2): the verdicts still equal the exhaustive search's, alone and
+    (kernel.expand, docs/solver-notes.md §2): the verdicts still equal the exhaustive search's, alone and
     with two workers, and the prune fired on the lost deals themselves."""
     lost = stuck_on_lost = 0
     for shape in [(5, 2, 2), (6, 2, 2)]:

@@ -117,6 +117,6 @@ def test_a_function_always_inlined_gets_no_cache_of_its_own():
     from canfield_solver.search import kernel as K
 
     # codec's small functions, inlined by Numba into the kernel's IR; the entry points keep their cache
-    assert not isinstance(K._mv_kind._cache, SourcesCache) and K._mv_kind.targetoptions.get("inline") == "always"
-    assert K._mv_kind.py_func.__name__ == "move_kind"
-    assert isinstance(K._search._cache, SourcesCache) and isinstance(K._init_codes._cache, SourcesCache)
+    assert not isinstance(K.move_kind._cache, SourcesCache) and K.move_kind.targetoptions.get("inline") == "always"
+    assert K.move_kind.py_func.__name__ == "move_kind"
+    assert isinstance(K.search._cache, SourcesCache) and isinstance(K.init_codes._cache, SourcesCache)

@@ -170,7 +170,7 @@ def busy(what: str) -> bool:
 _ENTRY_POINTS: dict[str, tuple[object, ...]] = {}
 # Where each ``what`` keeps the cache index of its main function: (its folder in the package, "file.function").
 _INDEX = {
-    "kernel": ("search", "kernel._search"),
+    "kernel": ("search", "kernel.search"),
     "layered": ("search/layered", "close.close_entries"),
     "pairs": ("games", "pairs_kernel.search"),
     "aces-and-kings": ("games/aces_and_kings", "kernel.search"),

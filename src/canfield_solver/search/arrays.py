@@ -3,7 +3,7 @@ the search that runs alone (``LoneSearch``, a ``_Stack`` with the deal beside it
 the deal's arrays from it and bring stacks of their own); and the two transposition tables (``SearchTables``), all built from a ``Position`` and
 its ``Rules``; and ``decode``, which turns the kernel's move codes back into SPEC §4 moves.
 
-The depth-first drivers (``depth_first``, ``parallel``) run ``kernel._search`` over these arrays.
+The depth-first drivers (``depth_first``, ``parallel``) run ``kernel.search`` over these arrays.
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from . import kernel as K
 MAX_LEVELS = 1500
 INITIAL_SHORT = 1 << 17  # rows of the short table (two words) at the start; it grows fourfold
 INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
-MAX_ROWS = 1 << 32  # rows of one table at most (kernel._slot scales a 32-bit hash)
+MAX_ROWS = 1 << 32  # rows of one table at most (kernel.slot scales a 32-bit hash)
 LOAD = 0.7         # grow a table at this load
 FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown" (memory) at this load
 BASE_CAP = 720 * 2**20  # bytes: up to this cap the tables grow as under the old fixed default (SearchTables)
 FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
-SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel._compact); off only in tests
+SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel.compact); off only in tests
 COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
-SAFE_ANY = True  # where any suit builds, a card goes home once every foundation holds r - 1 cards (kernel._is_safe)
+SAFE_ANY = True  # where any suit builds, a card goes home once every foundation holds r - 1 cards (kernel.is_safe)
 POOL = True  # with draw 1 and unlimited redeals, talon cards go onto columns only to be built on (_pool_chain)
 
 
@@ -67,7 +67,7 @@ def _params(r: Rules) -> np.ndarray:
     # Covering end-of-pass positions needs every pass to end in the one cycle key: unlimited redeals,
     # more than one card a draw (draw 1 has no position off the cycle).
     p[C.P_COVER] = 1 if COVER and r.redeals is None and r.draw > 1 else 0
-    # The talon as a pool (kernel._pool_chain): every talon card can be played at any time, and a play
+    # The talon as a pool (kernel.pool_chain): every talon card can be played at any time, and a play
     # moved later changes no other move (no gap lock; columns move only as a top card or whole).
     p[C.P_POOL] = 1 if (POOL and r.draw == 1 and r.redeals is None and r.moves_while_gap_open
                         and r.column_moves in ("top-and-whole", "whole")) else 0
@@ -75,13 +75,13 @@ def _params(r: Rules) -> np.ndarray:
 
 
 def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | None) -> None:
-    """Word 0's field widths in a short key (kernel._compact) for this search.
+    """Word 0's field widths in a short key (kernel.compact) for this search.
 
     With ``SHORT_KEYS`` off the talon field is made too wide for any key to
     fit, so every position goes to the long table (a test switch).
     """
     params[C.P_TALON_BITS] = ntalon if SHORT_KEYS else 128
-    # The four foundation heights name the talon as well as its mask does (kernel._compact); where they
+    # The four foundation heights name the talon as well as its mask does (kernel.compact); where they
     # are narrower they take its place, so longer column streams still fit a short key.
     heights = 4 * C.HEIGHT_BITS
     params[C.P_FKEY] = 1 if SHORT_KEYS and FOUNDATION_KEYS and heights < ntalon else 0
@@ -89,7 +89,7 @@ def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | N
         params[C.P_TALON_BITS] = heights
     # Covering keeps a cover field where a short key has its waste position: one bit, then for each
     # residue of the waste position modulo the draw, enough bits for 1 + position // draw
-    # (kernel._cover_insert_at); never narrower than the waste position itself, which _compact writes there.
+    # (kernel.cover_insert_at); never narrower than the waste position itself, which _compact writes there.
     params[C.P_WPOS_BITS] = ntalon.bit_length()
     if params[C.P_COVER]:
         draw = int(params[C.P_DRAW])
@@ -160,14 +160,14 @@ def _card_masks(r: Rules, base_rank: int) -> np.ndarray:
 
 
 class SearchTables:
-    """The short and the long transposition table (kernel._compact), grown within one memory cap.
+    """The short and the long transposition table (kernel.compact), grown within one memory cap.
 
     Up to ``BASE_CAP`` (the old fixed 720 MiB) a table grows as it always
     did: fourfold (twofold if that is all the cap allows) while the old copy
     is still held, the cap counting both tables and that copy; while the other
     table has never grown, the growth after which a table could not grow
     fourfold again goes instead to the most rows the cap allows (rows need
-    not be a power of two, kernel._slot): the short table of a search whose
+    not be a power of two, kernel.slot): the short table of a search whose
     keys are all short (every 52-card preset's) ends at 38.7 M rows instead of
     2**25 = 33.6 M, 15% more positions, and is then let fill to ``FULL_LOAD``.
 
@@ -240,14 +240,14 @@ class SearchTables:
             return False
         new = np.zeros((rows, old.shape[1]), np.uint64)
         short = which == "short"
-        self.kernel._tt_rehash(old, new, words, np.uint64(self.cover_fields[0 if short else 1]), 1 if short else 0)
+        self.kernel.tt_rehash(old, new, words, np.uint64(self.cover_fields[0 if short else 1]), 1 if short else 0)
         setattr(self, which, new)
         return True
 
 
 class _Stack:
     """One search's own arrays: its stack of ``levels`` levels of up to ``width`` moves, counters and scratch,
-    and room for ``donate`` positions handed over (kernel._donate); the rest of kernel._search's arguments
+    and room for ``donate`` positions handed over (kernel.donate); the rest of kernel.search's arguments
     belong to the deal (held by LoneSearch) and the tables (SearchTables)."""
 
     def __init__(self, levels: int, width: int, donate: int = 1):
@@ -263,7 +263,7 @@ class _Stack:
         self.prefix = np.zeros((C.MAXCOLS, C.COLCAP), np.uint64)
         self.child_keys = np.zeros((width, C.CK_WIDTH), np.uint64)
         self.best_path = np.zeros(levels, np.int64)
-        # kernel._donate's buffers: cards, scalars, talon masks, paths (length first)
+        # kernel.donate's buffers: cards, scalars, talon masks, paths (length first)
         self.donated = C.DonatedArrays(np.zeros((donate, C.MAXCOLS, C.COLCAP), np.int8),
                                        np.zeros((donate, C.NSC), np.int64), np.zeros(donate, np.uint64),
                                        np.zeros((donate, levels + 1), np.int64))
@@ -271,7 +271,7 @@ class _Stack:
         self.work = C.WorkArrays(self.words, self.scratch, self.prefix, self.child_keys)
 
     def kernel_args(self, prob: "LoneSearch", tables: "SearchTables", budget: int, ctl: np.ndarray) -> tuple:
-        """The arguments of ``kernel._search`` for this stack searching ``prob``'s deal."""
+        """The arguments of ``kernel.search`` for this stack searching ``prob``'s deal."""
         return (prob.deal, self.stack, C.TableArrays(tables.short, tables.long), self.work, self.donated,
                 self.stats, self.best_path, ctl, budget, tables.grow_at(tables.short), tables.grow_at(tables.long))
 
@@ -304,7 +304,7 @@ class LoneSearch(_Stack):
             self.cols[0, c, : len(col)] = col
         self.mask[0] = np.uint64((1 << len(talon_list)) - 1)
         if init_codes:
-            kernel._init_codes(self.cols, self.sc, 0, self.params)
+            kernel.init_codes(self.cols, self.sc, 0, self.params)
         self.ctl = np.zeros(C.NCTL, np.int64)  # a search alone: no shared tables, nothing handed over
 
     def cover_fields(self) -> tuple[int, int]:
@@ -316,7 +316,7 @@ class LoneSearch(_Stack):
         return fields[0], fields[1]
 
     def search_args(self, tables: "SearchTables", budget: int) -> tuple:
-        """The arguments of ``kernel._search`` for the search alone."""
+        """The arguments of ``kernel.search`` for the search alone."""
         return self.kernel_args(self, tables, budget, self.ctl)
 
 

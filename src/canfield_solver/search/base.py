@@ -1,6 +1,6 @@
 """What every compiled search of Canfield shares (Numba): the compile options, the machine-word intrinsics
 (population count, trailing zeros, prefetch, the atomics the workers of one deal use), codec's packing
-functions compiled, and the rules of one card (``_fits_on``, ``_fits_f``, ``_home``, ``_is_safe``).
+functions compiled, and the rules of one card (``_fits_on``, ``fits_f``, ``_home``, ``is_safe``).
 
 Split out of ``kernel.py`` (issue 72: that file read at its size); ``kernel`` imports every name here and
 is still where the other search modules take them from. A compiled function that inlines these is stamped
@@ -100,24 +100,24 @@ _ENTRY = {**_NO_NRT, "nogil": True}
 # Inlined by Numba itself (at the IR level, into each caller before typing): such small functions are then
 # never compiled on their own, which a separate compile of each (LLVM's alwaysinline) costs at the first run.
 _jit = njit(inline="always", **_NO_NRT)
-_mv = _jit(C.move_code)
-_mv_kind = _jit(C.move_kind)
-_mv_src = _jit(C.move_src)
-_mv_dst = _jit(C.move_dst)
-_mv_count = _jit(C.move_count)
-_mv_redeal = _jit(C.move_redeal)
-_suit_code = _jit(C.suit_code)
-_short_fields = _jit(C.short_fields)
-_short_low = _jit(C.short_low)
-_pack_heights = _jit(C.pack_heights)
-_cover_field_at = _jit(C.cover_field_at)
-_cover_bits = _jit(C.cover_bits)
-_cover_least = _jit(C.cover_least)
+move_code = _jit(C.move_code)
+move_kind = _jit(C.move_kind)
+move_src = _jit(C.move_src)
+move_dst = _jit(C.move_dst)
+move_count = _jit(C.move_count)
+move_redeal = _jit(C.move_redeal)
+suit_code = _jit(C.suit_code)
+short_fields = _jit(C.short_fields)
+short_low = _jit(C.short_low)
+pack_heights = _jit(C.pack_heights)
+cover_field_at = _jit(C.cover_field_at)
+cover_bits = _jit(C.cover_bits)
+cover_least = _jit(C.cover_least)
 # used by the layered phase and the row decoder, which read the same formats
-_covers = _jit(C.covers)
-_merge_cover = _jit(C.merge_cover)
-_waste_positions = _jit(C.waste_positions)
-_suit_from_code = _jit(C.suit_from_code)
+covers = _jit(C.covers)
+merge_cover = _jit(C.merge_cover)
+waste_positions = _jit(C.waste_positions)
+suit_from_code = _jit(C.suit_from_code)
 
 
 
@@ -207,7 +207,7 @@ if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same cou
             arr[i] = old + v
             return old
 
-    def _popcount(x):
+    def popcount(x):
         """Set bits of a uint64.
 
         Parameters
@@ -229,7 +229,7 @@ if numba_config.DISABLE_JIT:  # the kernel as plain Python (tests): the same cou
         return np.uint64((x & -x).bit_length() - 1)
 else:
     @intrinsic
-    def _popcount(typingctx, x):
+    def popcount(typingctx, x):
         """Set bits of a uint64 (one POPCNT instruction).
 
         Parameters
@@ -419,7 +419,7 @@ else:
 
 
 @helper(**_INLINE)
-def _below(wb):
+def below(wb):
     """Mask of talon indices below ``wb``.
 
     Parameters
@@ -447,7 +447,7 @@ def _fits_on(card, host, lut):
 
 
 @helper(**_INLINE)
-def _fits_f(card, sc, d, params, lut):
+def fits_f(card, sc, d, params, lut):
     """Whether ``card`` may go on its foundation now (the next rank of its suit's pile).
 
     Parameters
@@ -472,7 +472,7 @@ def _home(card, sc, d, lut):
 
 
 @helper(**_INLINE)
-def _is_safe(card, sc, d, params, lut):
+def is_safe(card, sc, d, params, lut):
     """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1).
 
     Parameters

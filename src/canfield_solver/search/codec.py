@@ -19,7 +19,7 @@ The formats (each section below owns one):
 Nothing here imports Numba, so the parent of worker processes can read a format without loading a
 compiler. The small functions are written in the subset Numba compiles, and call no other function of this
 module (a compiled function can only call compiled ones): the kernel compiles these very functions
-(``kernel._jit``), so the compiled and the plain-Python reading of a format are one text, and
+(``base._jit``, under these same names), so the compiled and the plain-Python reading of a format are one text, and
 tests/test_codec.py checks them against each other and each ``pack`` against its ``unpack``.
 """
 
@@ -52,7 +52,7 @@ P_COVER = 16      # 1: rows merge the waste positions of one position and cover 
 P_COVER_BITS = 17     # bits per residue in a row's cover field
 P_FKEY = 18       # 1: a short key's first field holds the foundation heights instead of the talon mask
 P_POOL = 19       # 1: the talon is a pool (draw 1, unlimited redeals): a talon card goes onto a column only when a
-                  # chain of talon cards from it ends at a card that can be put on it next (kernel._pool_chain)
+                  # chain of talon cards from it ends at a card that can be put on it next (kernel.pool_chain)
 NPARAMS = 20
 
 # Card lookup table (int64[52, LUT_WIDTH]), built once per search in Python: lut[c, h] for h < 52 is 1 when
@@ -102,7 +102,7 @@ ST_SHORT = 10     # rows of the short table (ST_TTCOUNT counts the rows of both)
 ST_BEST_LEN = 11  # moves in best_path: the path to the first position with the best score
 ST_COVERED = 12   # children cut because a position earlier in the same pass was reached (cover field)
 ST_MERGED = 13    # positions added to a row that already held another waste position of theirs
-ST_DONATED = 14   # positions handed over to other workers, in the donation buffers (kernel._donate)
+ST_DONATED = 14   # positions handed over to other workers, in the donation buffers (kernel.donate)
 ST_UNSHARED = 15  # rows of the short table this worker stored and has not added to ctl[CTL_ROWS] yet
 ST_UNSHARED_LONG = 16  # the same for the long table
 ST_NEXT_DONATE = 17  # after a look for positions to hand over found none: the node count to look again at
@@ -113,12 +113,12 @@ NSTATS = 18
 # line that another core keeps writing would miss every time.
 CTL_PAR = 0       # 1: the tables are shared with other workers (atomic inserts, shared row counts)
 CTL_STOP = 1      # set by a worker that won, or by the coordinator: every worker returns at its next step
-CTL_HUNGRY = 2    # positions the coordinator asks the workers to hand over (kernel._donate)
+CTL_HUNGRY = 2    # positions the coordinator asks the workers to hand over (kernel.donate)
 CTL_ROWS = 8      # rows of the short table, all workers together (each adds its own in batches)
 CTL_ROWS_LONG = 16  # rows of the long table, all workers together
 NCTL = 24
 
-# The kernel's status codes (kernel._search) ----------------------------------------------------------------
+# The kernel's status codes (kernel.search) ----------------------------------------------------------------
 RUNNING = 0
 SOLVED = 1
 EXHAUSTED = 2
@@ -282,7 +282,7 @@ def column_stream(tableau: Sequence[Sequence[int]], build: int) -> tuple[int, in
 def pack_long(*, reserve_count: int, talon_order: Sequence[int], stock: Sequence[int], waste: Sequence[int],
               tableau: Sequence[Sequence[int]], redeals_used: int, build: int, draw: int,
               unlimited: bool) -> list[int]:
-    """The long key of a position, exactly as the kernel computes it (kernel._key)."""
+    """The long key of a position, exactly as the kernel computes it (kernel.key)."""
     present = set(stock) | set(waste)
     mask = 0
     for i, c in enumerate(talon_order):
@@ -399,7 +399,7 @@ def unpack_heights(v) -> list[int]:
 
 def pack_short(long_words: Sequence[int], nbits: int, params: "Sequence[int] | np.ndarray",
                heights: Sequence[int] | None = None) -> tuple[int, int] | None:
-    """The short key (hi, lo) of a position from its long key and its stream's length (kernel._compact); None
+    """The short key (hi, lo) of a position from its long key and its stream's length (kernel.compact); None
     when it does not fit. ``heights`` are the foundation heights, needed with ``P_FKEY``."""
     _ts, tb, _ws, wb, _rs, rb, _ds, db = (int(x) for x in short_fields(params))
     if int(long_words[3]) != 0 or nbits + tb + wb + rb + db > SHORT_BITS:
@@ -522,14 +522,14 @@ def waste_positions(f, cover, draw, b, reps):
 
 # The kernel's work space ----------------------------------------------------------------------------------------
 # scratch (int64[SCRATCH_SIZE]) of one search: the waste targets' talon indices and redeal flags and the
-# present talon cards (kernel._waste_targets), the key's column order and headers (kernel._key).
+# present talon cards (kernel.waste_targets), the key's column order and headers (kernel.key).
 SCR_QIDX = 256
 SCR_QRD = 320
 SCR_PRES = 384
 SCR_ORDER = 448
 SCR_CODES = 456
 SCRATCH_SIZE = 512
-# A child-key row (uint64[CK_WIDTH]) of kernel._expand: the key in columns 0..3, then its table's probe start,
+# A child-key row (uint64[CK_WIDTH]) of kernel.expand: the key in columns 0..3, then its table's probe start,
 # the child's score, which table (CK_SHORT_ROW, CK_LONG_ROW, or CK_STUCK_ROW for a stuck child never stored)
 # and 1 + its waste position taken out for covering (0 for none).
 CK_HASH = 4
@@ -543,7 +543,7 @@ CK_STUCK_ROW = np.uint64(2)
 
 
 # The kernel's argument groups ---------------------------------------------------------------------------
-# Arrays that every call passes together, passed as one named tuple each (kernel._search and the functions
+# Arrays that every call passes together, passed as one named tuple each (kernel.search and the functions
 # it calls; the layered close kernel takes the deal's). Made in Python (arrays.py) and never allocated in
 # compiled code. The fields keep the names the kernel's functions give them.
 
@@ -586,7 +586,7 @@ class WorkArrays(NamedTuple):
 
 
 class DonatedArrays(NamedTuple):
-    """Positions a parallel worker hands over (kernel._donate), one row each."""
+    """Positions a parallel worker hands over (kernel.donate), one row each."""
 
     cols: np.ndarray     #: int8[n, MAXCOLS, COLCAP], their columns
     sc: np.ndarray       #: int64[n, NSC], their scalars

@@ -1,4 +1,4 @@
-"""One thread's depth-first search of a position: ``kernel._search`` run in chunks of nodes, the tables grown
+"""One thread's depth-first search of a position: ``kernel.search`` run in chunks of nodes, the tables grown
 between chunks, the limits checked between chunks. ``solver.solve`` calls it for ``workers=1``. Ctrl-C or
 SIGTERM ends it with ``Limit.INTERRUPTED``, except when it lands as the kernel returns a win: the win stands."""
 
@@ -46,7 +46,7 @@ def search(start: Position, limits: Limits, compile_seconds: float = 0.0, how: H
 
     def call(budget: int) -> Step:
         before = nodes()
-        status = last[0] = kernel._search(*prob.search_args(tables, budget))
+        status = last[0] = kernel.search(*prob.search_args(tables, budget))
         if status in (C.GROW, C.GROW_LONG):
             return Step.GROWN if tables.grow("short" if status == C.GROW else "long", prob.words) else Step.NO_MEMORY
         if status in (C.SOLVED, C.EXHAUSTED):

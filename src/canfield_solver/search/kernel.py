@@ -1,12 +1,12 @@
-"""The depth-first search kernel (Numba). Private: arrays and scalars in, status codes out.
+"""The depth-first search kernel (Numba): arrays and scalars in, status codes out.
 
 The search walks positions depth first with an explicit stack. Each stack
 level holds a full copy of the (small) position, so a move is made by copying
 the level and changing the copy; nothing is ever undone. Transposition
 tables of full keys (codec.py; short two-word keys where they fit,
-_compact) mark every position seen, so each position is expanded at most
+compact) mark every position seen, so each position is expanded at most
 once and a hash collision can never change a verdict. A position's children
-are all made and entered in the table when it is expanded (_expand); the
+are all made and entered in the table when it is expanded (expand); the
 soundness of each part is argued in docs/solver-notes.md.
 
 Stock moves are direct plays: every waste card reachable by draws (and one
@@ -15,8 +15,11 @@ written out again in Python when a solution is returned.
 
 Beside it, in files of their own (issue 72) and imported here by name: ``base.py`` (the compile options,
 the machine-word intrinsics, codec's packing functions compiled, one card's rules), ``stuck.py`` (the
-stuck-card test) and ``pool.py`` (the waste cards draws reach, the talon as a pool). The other search
-modules still read every one of those names as ``kernel._name``.
+stuck-card test) and ``pool.py`` (the waste cards draws reach, the talon as a pool).
+
+Names without a leading underscore, here and in those three files, are the search's shared interface: the
+other search modules (the drivers and arrays, the row decoder, the layered proof, the playouts, the search
+over ranks) call them as ``kernel.name``. A name with one is used only inside these four files (and by tests).
 """
 
 from __future__ import annotations
@@ -26,41 +29,41 @@ import numpy as np
 from ..jit import helper, njit
 
 # The shared pieces, split out (issue 72) and imported here by name: the search below inlines them, and the
-# other search modules read them as ``kernel._name`` as before.
+# other search modules read the public ones as ``kernel.name``.
 from .base import (  # noqa: F401
     _ENTRY,
     _INLINE,
     _NO_NRT,
-    _below,
     _cas,
-    _cover_bits,
-    _cover_field_at,
-    _cover_least,
-    _covers,
     _ctz,
     _fetch_add,
-    _fits_f,
     _fits_on,
     _home,
-    _is_safe,
     _jit,
     _load_acquire,
-    _merge_cover,
-    _mv,
-    _mv_count,
-    _mv_dst,
-    _mv_kind,
-    _mv_redeal,
-    _mv_src,
-    _pack_heights,
-    _popcount,
     _prefetch_row,
-    _short_fields,
-    _short_low,
     _store_release,
-    _suit_code,
-    _suit_from_code,
-    _waste_positions,
+    below,
+    cover_bits,
+    cover_field_at,
+    cover_least,
+    covers,
+    fits_f,
+    is_safe,
+    merge_cover,
+    move_code,
+    move_count,
+    move_dst,
+    move_kind,
+    move_redeal,
+    move_src,
+    pack_heights,
+    popcount,
+    short_fields,
+    short_low,
+    suit_code,
+    suit_from_code,
+    waste_positions,
 )
 from .codec import (  # noqa: F401 (the constants the compiled functions read)
     ALL_CARDS,
@@ -161,19 +164,19 @@ from .codec import (  # noqa: F401 (the constants the compiled functions read)
 )
 from .pool import (  # noqa: F401
     _pool_anchors,
-    _pool_chain,
     _pool_waste_moves,
-    _waste_targets,
+    pool_chain,
+    waste_targets,
 )
 from .stuck import (  # noqa: F401
     _bit,
-    _child_is_stuck,
     _home_mask,
     _is_stuck,
     _stays,
     _stuck_candidates,
     _stuck_closure,
     _stuck_walk,
+    child_is_stuck,
 )
 
 ROWS_BATCH = 256  # rows a worker stores before it adds them to the shared count
@@ -182,7 +185,7 @@ BUSY = np.uint64(1)   # word 0 of a row another worker is writing (no key has bi
 
 
 @helper(**_INLINE)
-def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
+def gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
     ``undo_src -> undo_dst`` with ``undo_cnt`` cards is the column move that
@@ -197,7 +200,7 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
         Receives the moves.
     use_safe : bool
         Whether to prune: a safe move, when there is one, is returned as the only move, and talon cards go
-        onto columns only where ``_pool_chain`` allows (``P_POOL``).
+        onto columns only where ``pool_chain`` allows (``P_POOL``).
     scratch : int64[SCRATCH_SIZE]
         Work space (offsets ``SCR_*``).
     undo_src : int
@@ -217,8 +220,8 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
     if use_safe:
         if res > 0:
             card = reserve[res - 1]
-            if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
-                out[0] = _mv(K_RF, 0, 0, 1, 0)
+            if fits_f(card, sc, d, params, lut) and is_safe(card, sc, d, params, lut):
+                out[0] = move_code(K_RF, 0, 0, 1, 0)
                 return 1
         # Emptying a column opens a gap, which under the gap lock forbids
         # column moves: then the move is not free of cost, so not forced.
@@ -227,8 +230,8 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
             ln = sc[d, SC_LEN + c]
             if ln > 1 or (ln == 1 and not lock_cost):
                 card = np.int64(cols[d, c, ln - 1])
-                if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
-                    out[0] = _mv(K_TF, c, 0, 1, 0)
+                if fits_f(card, sc, d, params, lut) and is_safe(card, sc, d, params, lut):
+                    out[0] = move_code(K_TF, c, 0, 1, 0)
                     return 1
         if params[P_POOL] == 1:
             # A talon card of a pool can go home at any moment, from any waste position (the key holds none),
@@ -238,25 +241,25 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
                 i = np.int64(_ctz(m))
                 m &= m - np.uint64(1)
                 card = talon[i]
-                if _fits_f(card, sc, d, params, lut) and _is_safe(card, sc, d, params, lut):
-                    out[0] = _mv(K_WF, i, 0, 1, 0)
+                if fits_f(card, sc, d, params, lut) and is_safe(card, sc, d, params, lut):
+                    out[0] = move_code(K_WF, i, 0, 1, 0)
                     return 1
     qidx = scratch[SCR_QIDX:SCR_QRD]
     qrd = scratch[SCR_QRD:SCR_PRES]
-    nq = _waste_targets(sc, mask, d, params, qidx, qrd, scratch[SCR_PRES:SCR_ORDER])
+    nq = waste_targets(sc, mask, d, params, qidx, qrd, scratch[SCR_PRES:SCR_ORDER])
     n = 0
     # 1. Foundation moves.
-    if res > 0 and _fits_f(reserve[res - 1], sc, d, params, lut):
-        out[n] = _mv(K_RF, 0, 0, 1, 0)
+    if res > 0 and fits_f(reserve[res - 1], sc, d, params, lut):
+        out[n] = move_code(K_RF, 0, 0, 1, 0)
         n += 1
     for c in range(ncols):
         ln = sc[d, SC_LEN + c]
-        if ln > 0 and _fits_f(cols[d, c, ln - 1], sc, d, params, lut):
-            out[n] = _mv(K_TF, c, 0, 1, 0)
+        if ln > 0 and fits_f(cols[d, c, ln - 1], sc, d, params, lut):
+            out[n] = move_code(K_TF, c, 0, 1, 0)
             n += 1
     for k in range(nq):
-        if _fits_f(talon[qidx[k]], sc, d, params, lut):
-            out[n] = _mv(K_WF, qidx[k], 0, 1, qrd[k])
+        if fits_f(talon[qidx[k]], sc, d, params, lut):
+            out[n] = move_code(K_WF, qidx[k], 0, 1, qrd[k])
             n += 1
     # Cards that fit on some column's top: only they are tried on each column.
     fits_top = np.uint64(0)
@@ -273,10 +276,10 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
             ln = sc[d, SC_LEN + c]
             if ln > 0:
                 if _fits_on(card, cols[d, c, ln - 1], lut):
-                    out[n] = _mv(K_RT, 0, c, 1, 0)
+                    out[n] = move_code(K_RT, 0, c, 1, 0)
                     n += 1
             elif not autofill:
-                out[n] = _mv(K_RT, 0, c, 1, 0)
+                out[n] = move_code(K_RT, 0, c, 1, 0)
                 n += 1
     locked = False
     if params[P_GAPLOCK] == 1 and gaps_open:
@@ -292,7 +295,7 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
         for t in range(ncols):
             lt = sc[d, SC_LEN + t]
             if t != c and lt > 0 and _fits_on(bottom, cols[d, t, lt - 1], lut):
-                out[n] = _mv(K_TT, c, t, ln, 0)
+                out[n] = move_code(K_TT, c, t, ln, 0)
                 n += 1
     # 4. Waste to the tableau (under a pool, pruned: _pool_waste_moves; the other rules keep this loop as it was).
     if use_safe and params[P_POOL] == 1 and nq > 0:
@@ -306,10 +309,10 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
                 ln = sc[d, SC_LEN + c]
                 if ln > 0:
                     if _fits_on(card, cols[d, c, ln - 1], lut):
-                        out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                        out[n] = move_code(K_WT, qidx[k], c, 1, qrd[k])
                         n += 1
                 elif gaps_open:
-                    out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                    out[n] = move_code(K_WT, qidx[k], c, 1, qrd[k])
                     n += 1
     # 5. Part of a column: the top card, or a run.
     for c in range(ncols if not locked else 0):
@@ -322,23 +325,23 @@ def _gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, un
         for kk in range(1, kmax + 1):
             card = cols[d, c, ln - kk]
             # Mode 3: a part moves onto a column only if the card it uncovers fits its foundation.
-            frees = colmoves != 3 or _fits_f(cols[d, c, ln - kk - 1], sc, d, params, lut)
+            frees = colmoves != 3 or fits_f(cols[d, c, ln - kk - 1], sc, d, params, lut)
             for t in range(ncols):
                 if t == c or (c == undo_src and t == undo_dst and kk == undo_cnt):
                     continue
                 lt = sc[d, SC_LEN + t]
                 if lt > 0:
                     if frees and _fits_on(card, cols[d, t, lt - 1], lut):
-                        out[n] = _mv(K_TT, c, t, kk, 0)
+                        out[n] = move_code(K_TT, c, t, kk, 0)
                         n += 1
                 elif gap_any and gaps_open:
-                    out[n] = _mv(K_TT, c, t, kk, 0)
+                    out[n] = move_code(K_TT, c, t, kk, 0)
                     n += 1
     return n
 
 
 @helper(**_INLINE)
-def _copy_level(cols, sc, mask, d):
+def copy_level(cols, sc, mask, d):
     """Make level ``d + 1`` a copy of level ``d``.
 
     Parameters
@@ -348,13 +351,13 @@ def _copy_level(cols, sc, mask, d):
     d : int
         The level copied to ``d + 1``.
     """
-    _copy_cards(cols, sc, d)
-    _reset_level(cols, sc, mask, d)
+    copy_cards(cols, sc, d)
+    reset_level(cols, sc, mask, d)
 
 
 @helper(**_INLINE)
-def _copy_cards(cols, sc, d):
-    """Copy level ``d``'s cards above each column's bottom to level ``d + 1`` (the rest: _reset_level).
+def copy_cards(cols, sc, d):
+    """Copy level ``d``'s cards above each column's bottom to level ``d + 1`` (the rest: reset_level).
 
     Parameters
     ----------
@@ -369,14 +372,14 @@ def _copy_cards(cols, sc, d):
 
 
 @helper(**_INLINE)
-def _reset_level(cols, sc, mask, d):
+def reset_level(cols, sc, mask, d):
     """Make level ``d + 1`` level ``d`` again after a move was applied to it: the scalars and each
     column's bottom card only.
 
     A move writes a column only at or above its length at level ``d`` (a
     card is placed on top, cards leave by shortening), except that a column
     the move empties is refilled from the reserve at index 0. So once level
-    ``d + 1`` held all of level ``d``'s cards (_copy_cards), the cards above
+    ``d + 1`` held all of level ``d``'s cards (copy_cards), the cards above
     the bottoms up to level ``d``'s lengths stay equal to level ``d``'s for as
     long as level ``d`` is unchanged, and this restores the copy.
 
@@ -417,11 +420,11 @@ def _place(cols, sc, d, card, to_foundation, dst, sb):
         sc[d, SC_LEN + dst] = ln + 1
         sc[d, SC_TAB] |= np.int64(1) << np.int64(card)
         if sb <= 1:
-            sc[d, SC_CB + dst] = (sc[d, SC_CB + dst] << sb) | _suit_code(card, sb) if ln > 0 else 0
+            sc[d, SC_CB + dst] = (sc[d, SC_CB + dst] << sb) | suit_code(card, sb) if ln > 0 else 0
 
 
 @njit(**_NO_NRT)
-def _init_codes(cols, sc, d, params):
+def init_codes(cols, sc, d, params):
     """Fill the per-column key codes (SC_CB) and the tableau mask (SC_TAB) of level ``d`` from its cards.
 
     Parameters
@@ -439,7 +442,7 @@ def _init_codes(cols, sc, d, params):
         v = 0
         if sb <= 1:
             for i in range(1, sc[d, SC_LEN + c]):
-                v = (v << sb) | _suit_code(cols[d, c, i], sb)
+                v = (v << sb) | suit_code(cols[d, c, i], sb)
         sc[d, SC_CB + c] = v
         for i in range(sc[d, SC_LEN + c]):
             tab |= np.int64(1) << np.int64(cols[d, c, i])
@@ -447,7 +450,7 @@ def _init_codes(cols, sc, d, params):
 
 
 @helper(**_INLINE)
-def _apply(cols, sc, mask, d, mv, params, reserve, talon):
+def apply(cols, sc, mask, d, mv, params, reserve, talon):
     """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve.
 
     Parameters
@@ -459,11 +462,11 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
     mv, params, reserve, talon : glossary
         As the glossary in ``search/base.py`` says.
     """
-    kind = _mv_kind(mv)
-    src = _mv_src(mv)
-    dst = _mv_dst(mv)
-    cnt = _mv_count(mv)
-    rd = _mv_redeal(mv)
+    kind = move_kind(mv)
+    src = move_src(mv)
+    dst = move_dst(mv)
+    cnt = move_count(mv)
+    rd = move_redeal(mv)
     sb = params[P_SUITBITS]
     if kind == K_RF or kind == K_RT:
         r = sc[d, SC_RES] - 1
@@ -498,7 +501,7 @@ def _apply(cols, sc, mask, d, mv, params, reserve, talon):
             moved = sc[d, SC_CB + src] & ((1 << low) - 1)
             sc[d, SC_CB + src] >>= sb * cnt
             if lt > 0:
-                first = _suit_code(cols[d, src, ls - cnt], sb)
+                first = suit_code(cols[d, src, ls - cnt], sb)
                 sc[d, SC_CB + dst] = (((sc[d, SC_CB + dst] << sb) | first) << low) | moved
             else:
                 sc[d, SC_CB + dst] = moved
@@ -541,7 +544,7 @@ def _put(words, pos, v, k):
 
 
 @helper(**_INLINE)
-def _talon_word(sc, mask, d, params):
+def talon_word(sc, mask, d, params):
     """Word 0 of a key: the talon mask, the waste position, the reserve count, the redeals used (not where
     they are unlimited) and the mark bit. Where redeals are unlimited, a waste position on the main draw
     cycle (a multiple of the draw, or the whole talon dealt) is written as 0: those positions reach the same
@@ -555,8 +558,8 @@ def _talon_word(sc, mask, d, params):
     draw = params[P_DRAW]
     m = mask[d]
     wb = sc[d, SC_WB]
-    n = np.int64(_popcount(m))
-    p = np.int64(_popcount(m & _below(wb)))
+    n = np.int64(popcount(m))
+    p = np.int64(popcount(m & below(wb)))
     unlimited = params[P_REDEALS] < 0
     if unlimited and (p % draw == 0 or p == n):
         p = 0
@@ -567,7 +570,7 @@ def _talon_word(sc, mask, d, params):
 
 
 @helper(**_INLINE)
-def _key(cols, sc, mask, d, params, words, scratch):
+def key(cols, sc, mask, d, params, words, scratch):
     """The packed key of level ``d`` into ``words`` (codec.py); returns the column stream's bits.
 
     Two ways to one stream: where a card above a column's bottom takes at most
@@ -575,7 +578,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
     ``SC_CB`` and shifted in whole; where it takes two (building regardless of
     suit) the codes are written out card by card (``_put``). Either way the
     stream is left-aligned in words 1 to 3, and a key whose stream and low
-    fields fit 127 bits becomes a short key (``_compact``).
+    fields fit 127 bits becomes a short key (``compact``).
 
     Parameters
     ----------
@@ -586,7 +589,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
     scratch : int64[SCRATCH_SIZE]
         Work space (offsets ``SCR_*``).
     """
-    words[0] = _talon_word(sc, mask, d, params)
+    words[0] = talon_word(sc, mask, d, params)
     words[1] = np.uint64(0)
     words[2] = np.uint64(0)
     words[3] = np.uint64(0)
@@ -637,7 +640,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
             acc = np.uint64(0)
             nb = 0
             for i in range(1, ln):
-                acc = (acc << np.uint64(sb)) | np.uint64(_suit_code(cols[d, c, i], sb))
+                acc = (acc << np.uint64(sb)) | np.uint64(suit_code(cols[d, c, i], sb))
                 nb += sb
                 if nb >= 48:
                     pos = _put(words, pos, acc, nb)
@@ -649,7 +652,7 @@ def _key(cols, sc, mask, d, params, words, scratch):
 
 
 @helper(**_INLINE)
-def _hash(words):
+def key_hash(words):
     """A 64-bit hash of a key's four words.
 
     Parameters
@@ -667,14 +670,14 @@ def _hash(words):
 
 
 @helper(**_INLINE)
-def _slot(h, rows):
+def slot(h, rows):
     """The row a hash's probe starts at, in a table of ``rows`` rows (any count below 2**32): the
     hash's top 32 bits scaled to the row count, so a table can have the size its memory cap allows.
 
     Parameters
     ----------
     h : uint64
-        A key's hash (``_hash``).
+        A key's hash (``key_hash``).
     rows : int
         The table's row count.
     """
@@ -705,7 +708,7 @@ def _tt_find(table, row, i, w, keep, par):
     row : uint64[>= width]
         The key sought, its words first.
     i : uint64
-        The row where the probe starts (``_slot``).
+        The row where the probe starts (``slot``).
     w : int
         The word of a row that holds its cover field.
     keep : uint64
@@ -758,7 +761,7 @@ def _tt_insert_at(tt, words, i, par):
     words : uint64[>= width]
         The key.
     i : uint64
-        The row where the key's probe starts (``_slot``).
+        The row where the key's probe starts (``slot``).
     par : glossary
         As the glossary in ``search/base.py`` says.
     """
@@ -766,9 +769,9 @@ def _tt_insert_at(tt, words, i, par):
 
 
 @njit(**_NO_NRT)
-def _tt_rehash(old, new, words, field, w):
+def tt_rehash(old, new, words, field, w):
     """Move every row of ``old`` into ``new``; a row's place is the hash of its key with the bits of
-    ``field`` in word ``w`` cleared (its cover field, _cover_insert_at; ``field`` 0 for none).
+    ``field`` in word ``w`` cleared (its cover field, cover_insert_at; ``field`` 0 for none).
 
     Parameters
     ----------
@@ -790,7 +793,7 @@ def _tt_rehash(old, new, words, field, w):
                 words[j] = old[i, j] if j < kw else np.uint64(0)
             keep = words[w]
             words[w] = keep & ~field
-            h = _slot(_hash(words), new.shape[0])
+            h = slot(key_hash(words), new.shape[0])
             words[w] = keep
             _tt_insert_at(new, words, h, False)
 
@@ -805,11 +808,11 @@ def _cover_at(short, params):
     short, params : glossary
         As the glossary in ``search/base.py`` says.
     """
-    return _cover_field_at(short, params[P_COVER] == 1, params[P_TALON_BITS], params[P_WPOS_BITS])
+    return cover_field_at(short, params[P_COVER] == 1, params[P_TALON_BITS], params[P_WPOS_BITS])
 
 
 @helper(**_INLINE)
-def _take_wpos(row, short, params):
+def take_wpos(row, short, params):
     """With covering on for the key's table: clear the waste position from the key (so every waste
     position of a position has one row) and return it; else return -1, the key unchanged.
 
@@ -834,9 +837,9 @@ def _take_wpos(row, short, params):
 
 
 @helper(**_INLINE)
-def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
+def insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     """Insert a key at probe start ``i`` of its table: plainly, or when ``wp`` >= 0 (taken out by
-    _take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered.
+    take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered.
 
     Parameters
     ----------
@@ -847,11 +850,11 @@ def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     row : uint64[CK_WIDTH]
         The key being inserted, its words first (a child-key row).
     i : uint64
-        The row where the key's probe starts (``_slot``).
+        The row where the key's probe starts (``slot``).
     short : glossary
         As the glossary in ``search/base.py`` says.
     wp : int64
-        The waste position taken out of the key (``_take_wpos``); -1 when there is none.
+        The waste position taken out of the key (``take_wpos``); -1 when there is none.
     params, stats, ctl : glossary
         As the glossary in ``search/base.py`` says.
     """
@@ -859,8 +862,8 @@ def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     par = ctl[CTL_PAR] == 1
     if wp >= 0:
         w, shift, field = _cover_at(short, params)
-        new = _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par)
-    else:  # 2 for a new row, as _cover_insert_at says it
+        new = cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par)
+    else:  # 2 for a new row, as cover_insert_at says it
         new = 2 * _tt_insert_at(table, row, i, par)
         if new == 2:
             stats[ST_TTCOUNT] += 1
@@ -877,8 +880,8 @@ def _insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
 
 
 @helper(**_INLINE)
-def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par):
-    """Insert a key whose waste position ``wp`` was taken out (_take_wpos), with covering.
+def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par):
+    """Insert a key whose waste position ``wp`` was taken out (take_wpos), with covering.
 
     One row stands for every waste position of one position; its cover
     field (word ``w``, bits ``field``) says which were reached: bit 0 the
@@ -899,9 +902,9 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
     row : uint64[CK_WIDTH]
         The key, its waste position taken out; its cover field is written here.
     i : uint64
-        The row where the key's probe starts (``_slot``).
+        The row where the key's probe starts (``slot``).
     wp : int64
-        The waste position taken out of the key (``_take_wpos``); -1 when there is none.
+        The waste position taken out of the key (``take_wpos``); -1 when there is none.
     params, stats : glossary
         As the glossary in ``search/base.py`` says.
     w : int
@@ -916,7 +919,7 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
     draw = params[P_DRAW]
     b = params[P_COVER_BITS]
     keep = ~field
-    row[w] = (row[w] & keep) | (_cover_bits(np.uint64(0), wp, draw, b) << shift)
+    row[w] = (row[w] & keep) | (cover_bits(np.uint64(0), wp, draw, b) << shift)
     at, new = _tt_find(table, row, i, w, keep, par)
     if new == 1:
         stats[ST_TTCOUNT] += 1
@@ -931,13 +934,13 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
                     stats[ST_COVERED] += 1
                 return 0
         else:
-            least = _cover_least(c, wp, draw, b)
+            least = cover_least(c, wp, draw, b)
             here = wp // draw + 1
             if least != 0 and least <= here:
                 if least < here:
                     stats[ST_COVERED] += 1
                 return 0
-        nw = (cur & keep) | (_cover_bits(c, wp, draw, b) << shift)
+        nw = (cur & keep) | (cover_bits(c, wp, draw, b) << shift)
         if not par:
             table[at, w] = nw
             break
@@ -948,7 +951,7 @@ def _cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, p
 
 
 @helper(**_INLINE)
-def _compact(words, nbits, params, sc, d):
+def compact(words, nbits, params, sc, d):
     """Rewrite the key of level ``d`` as a two-word short key if it fits 127 bits; 1 if it did, 0 if not
     (unchanged).
 
@@ -967,21 +970,21 @@ def _compact(words, nbits, params, sc, d):
     Parameters
     ----------
     words : uint64[4]
-        The long key of level ``d`` (``_key``), rewritten in place when it fits.
+        The long key of level ``d`` (``key``), rewritten in place when it fits.
     nbits : int
-        The column stream's bits (``_key``'s result).
+        The column stream's bits (``key``'s result).
     params, sc, d : glossary
         As the glossary in ``search/base.py`` says.
     """
-    _ts, tb, _ws, wb, _rs, rb, _ds, db = _short_fields(params)
+    _ts, tb, _ws, wb, _rs, rb, _ds, db = short_fields(params)
     if words[3] != np.uint64(0) or nbits + tb + wb + rb + db > SHORT_BITS:
         return 0
     w0 = words[0]
     if params[P_FKEY] == 1:
-        first = np.uint64(_pack_heights(sc[d, SC_F], sc[d, SC_F + 1], sc[d, SC_F + 2], sc[d, SC_F + 3]))
+        first = np.uint64(pack_heights(sc[d, SC_F], sc[d, SC_F + 1], sc[d, SC_F + 2], sc[d, SC_F + 3]))
     else:
         first = w0 & ((np.uint64(1) << np.uint64(tb)) - np.uint64(1))
-    low = _short_low(first, (w0 >> np.uint64(WPOS_SHIFT)) & np.uint64((1 << WPOS_BITS) - 1),
+    low = short_low(first, (w0 >> np.uint64(WPOS_SHIFT)) & np.uint64((1 << WPOS_BITS) - 1),
                      (w0 >> np.uint64(RES_SHIFT)) & np.uint64((1 << RES_BITS) - 1),
                      (w0 >> np.uint64(RDL_SHIFT)) & np.uint64((1 << RDL_BITS) - 1), params)
     # bit 127 set, the stream (left-aligned in words 1..2) from bit 126 down, the low fields below it
@@ -994,7 +997,7 @@ def _compact(words, nbits, params, sc, d):
 
 
 @helper(**_INLINE)
-def _score(sc, d):
+def score(sc, d):
     """The cards on the foundations at level ``d``.
 
     Parameters
@@ -1006,13 +1009,13 @@ def _score(sc, d):
 
 
 @helper(**_INLINE)
-def _expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
+def expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
     """Generate the moves of level ``d``, make every child once, and mark each child seen, stuck or new.
 
     Returns 2, having changed nothing, when the children would be more than
     ``room`` nodes (the node budget left).
 
-    Each child is tested for stuck cards as it is made (_child_is_stuck): a
+    Each child is tested for stuck cards as it is made (child_is_stuck): a
     stuck child is lost, so it gets the SEEN flag and is neither stored nor
     entered (docs/solver-notes.md §2). The others are keyed first and their
     table rows prefetched together, so the cache misses of their probes
@@ -1052,23 +1055,23 @@ def _expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
         # The move just made, if it moved part of a column, is undone by the
         # same cards going straight back: that is the parent position.
         a = moves[d - 1, midx[d - 1] - 1] & MOVE_BITS
-        asrc = _mv_src(a)
-        acnt = _mv_count(a)
-        if _mv_kind(a) == K_TT and sc[d - 1, SC_LEN + asrc] > acnt:
-            us = _mv_dst(a)
+        asrc = move_src(a)
+        acnt = move_count(a)
+        if move_kind(a) == K_TT and sc[d - 1, SC_LEN + asrc] > acnt:
+            us = move_dst(a)
             ud = asrc
             uc = acnt
-    n = _gen(deal, cols, sc, mask, d, moves[d], True, scratch, us, ud, uc)
+    n = gen(deal, cols, sc, mask, d, moves[d], True, scratch, us, ud, uc)
     if n > room:
         return 2
     nmoves[d] = n
     midx[d] = 0
-    _copy_cards(cols, sc, d)  # level d + 1 may hold another position's cards; then _reset_level suffices
+    copy_cards(cols, sc, d)  # level d + 1 may hold another position's cards; then reset_level suffices
     for k in range(n):
-        _reset_level(cols, sc, mask, d)
-        _apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
+        reset_level(cols, sc, mask, d)
+        apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
         stats[ST_NODES] += 1
-        sc_k = _score(sc, d + 1)
+        sc_k = score(sc, d + 1)
         if sc_k == won:
             midx[d] = k + 1
             stats[ST_SOLVED_DEPTH] = d + 1
@@ -1078,13 +1081,13 @@ def _expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
             return 1
         row = child_keys[k]
         row[CK_SCORE] = np.uint64(sc_k)
-        if _child_is_stuck(cols, sc, d, moves[d, k], params, reserve, talon, bm, prefix):
+        if child_is_stuck(cols, sc, d, moves[d, k], params, reserve, talon, bm, prefix):
             row[CK_TABLE] = CK_STUCK_ROW
             continue
-        short = _compact(row, _key(cols, sc, mask, d + 1, params, row, scratch), params, sc, d + 1)
+        short = compact(row, key(cols, sc, mask, d + 1, params, row, scratch), params, sc, d + 1)
         table = ts if short else tt
-        wp = _take_wpos(row, short, params)
-        h = _slot(_hash(row), table.shape[0])
+        wp = take_wpos(row, short, params)
+        h = slot(key_hash(row), table.shape[0])
         row[CK_WPOS] = np.uint64(wp + 1)
         row[CK_HASH] = h
         row[CK_TABLE] = CK_SHORT_ROW if short else CK_LONG_ROW
@@ -1094,7 +1097,7 @@ def _expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
         if row[CK_TABLE] == CK_STUCK_ROW:
             moves[d, k] |= SEEN
             stats[ST_STUCK] += 1
-        elif _insert_key(ts, tt, row, row[CK_HASH], row[CK_TABLE] == CK_SHORT_ROW, np.int64(row[CK_WPOS]) - 1,
+        elif insert_key(ts, tt, row, row[CK_HASH], row[CK_TABLE] == CK_SHORT_ROW, np.int64(row[CK_WPOS]) - 1,
                              params, stats, ctl) == 0:
             moves[d, k] |= SEEN
             stats[ST_SEEN] += 1
@@ -1143,7 +1146,7 @@ def _copy_position(cols, sc, mask, i, to_cols, to_sc, to_mask, o):
 
 
 @helper(**_INLINE)
-def _donate(deal, stack, d, stats, ctl, donated):
+def donate(deal, stack, d, stats, ctl, donated):
     """Hand over to other workers the positions this one would search later, shallowest first, while the
     coordinator asks for them (``ctl[CTL_HUNGRY]``) and the buffers have room.
 
@@ -1179,7 +1182,7 @@ def _donate(deal, stack, d, stats, ctl, donated):
             mv = moves[j, k]
             if not (mv & SEEN):
                 _copy_position(cols, sc, mask, j, cols, sc, mask, scr)
-                _apply(cols, sc, mask, scr, mv, params, reserve, talon)
+                apply(cols, sc, mask, scr, mv, params, reserve, talon)
                 _copy_position(cols, sc, mask, scr, don_cols, don_sc, don_mask, n)
                 for x in range(j):
                     don_path[n, 1 + x] = moves[x, midx[x] - 1] & MOVE_BITS
@@ -1195,12 +1198,12 @@ def _donate(deal, stack, d, stats, ctl, donated):
 
 
 @njit(**_ENTRY)
-def _search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, grow_short, grow_long):
+def search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, grow_short, grow_long):
     """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays.
 
     Level 0 must hold the start position with its column codes
-    (``_init_codes``). Positions whose key fits 127 bits go to the short
-    table ``ts`` (two words a row, _compact), the rest to the long table
+    (``init_codes``). Positions whose key fits 127 bits go to the short
+    table ``ts`` (two words a row, compact), the rest to the long table
     ``tt``; each asks to grow (GROW, GROW_LONG) when it holds ``grow_short``
     / ``grow_long``.
     ``words`` (uint64[4]), ``scratch`` (int64[512]), ``prefix``
@@ -1217,9 +1220,9 @@ def _search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, g
     grow when all workers together hold ``grow_short`` / ``grow_long`` rows;
     a worker returns RUNNING as soon as ``ctl[CTL_STOP]`` is set, sets it
     when it wins, and while ``ctl[CTL_HUNGRY]`` is positive hands positions
-    it would search later to the other workers (_donate) and returns RUNNING
+    it would search later to the other workers (donate) and returns RUNNING
     right after, so that they reach a waiting worker at once. The last level
-    is then _donate's scratch, one fewer for the search.
+    is then donate's scratch, one fewer for the search.
 
     Parameters
     ----------
@@ -1257,12 +1260,12 @@ def _search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, g
         root = stats[ST_DEPTH] * 0
         stats[ST_STARTED] = 1
         stats[ST_DEPTH] = 0
-        short = _compact(words, _key(cols, sc, mask, root, params, words, scratch), params, sc, root)
-        wp = _take_wpos(words, short, params)
-        h = _slot(_hash(words), (ts if short else tt).shape[0])
-        _insert_key(ts, tt, words, h, short, wp, params, stats, ctl)
-        stats[ST_BEST] = _score(sc, root)
-        if _score(sc, root) == won:
+        short = compact(words, key(cols, sc, mask, root, params, words, scratch), params, sc, root)
+        wp = take_wpos(words, short, params)
+        h = slot(key_hash(words), (ts if short else tt).shape[0])
+        insert_key(ts, tt, words, h, short, wp, params, stats, ctl)
+        stats[ST_BEST] = score(sc, root)
+        if score(sc, root) == won:
             stats[ST_SOLVED_DEPTH] = 0
             if par:
                 ctl[CTL_STOP] = 1
@@ -1285,7 +1288,7 @@ def _search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, g
                 stats[ST_DEPTH] = d
                 return GROW_LONG
             if ctl[CTL_HUNGRY] > 0 and stats[ST_NODES] >= stats[ST_NEXT_DONATE]:
-                _donate(deal, stack, d, stats, ctl, donated)
+                donate(deal, stack, d, stats, ctl, donated)
                 if stats[ST_DONATED] > 0:  # back to the coordinator at once, so a waiting worker can start
                     stats[ST_DEPTH] = d
                     return RUNNING
@@ -1298,7 +1301,7 @@ def _search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, g
                 stats[ST_DEPTH] = d
                 return GROW_LONG
         if nmoves[d] < 0:  # reached, not yet expanded
-            r = _expand(deal, stack, tables, work, stats, best_path, ctl, d, won, budget - (stats[ST_NODES] - start))
+            r = expand(deal, stack, tables, work, stats, best_path, ctl, d, won, budget - (stats[ST_NODES] - start))
             if r == 1:
                 stats[ST_DEPTH] = d
                 if par:
@@ -1320,11 +1323,11 @@ def _search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, g
         if d + 1 >= maxd:
             stats[ST_TRUNCATED] = 1
             continue
-        # Level d + 1 has held level d's cards since d was expanded (_expand's _copy_cards): the
-        # search below d + 1 writes only deeper levels, so restoring it is enough (_reset_level).
+        # Level d + 1 has held level d's cards since d was expanded (expand's copy_cards): the
+        # search below d + 1 writes only deeper levels, so restoring it is enough (reset_level).
         # (A stuck child was flagged SEEN when it was made.)
-        _reset_level(cols, sc, mask, d)
-        _apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
+        reset_level(cols, sc, mask, d)
+        apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
         d += 1
         if d > stats[ST_MAXDEPTH]:
             stats[ST_MAXDEPTH] = d
@@ -1350,4 +1353,4 @@ def _gen_all(deal, cols, sc, mask, out):
     out : int64[width]
         Receives the moves.
     """
-    return _gen(deal, cols, sc, mask, 0, out, False, np.zeros(SCRATCH_SIZE, np.int64), -1, -1, -1)
+    return gen(deal, cols, sc, mask, 0, out, False, np.zeros(SCRATCH_SIZE, np.int64), -1, -1, -1)

@@ -32,15 +32,15 @@ def _kernel_calls() -> list[tuple[Callable[..., object], tuple]]:
     prob = LoneSearch(Position(Deal.from_seed(0, get_rules("canfield"))), init_codes=False)
     tables = SearchTables(key_words(prob.rules), 16 << 20)
     return [
-        (K._init_codes, (prob.cols, prob.sc, 0, prob.params)),
-        (K._search, prob.search_args(tables, 0)),
-        (K._tt_rehash, (tables.short, tables.short, prob.words, np.uint64(0), 1)),
+        (K.init_codes, (prob.cols, prob.sc, 0, prob.params)),
+        (K.search, prob.search_args(tables, 0)),
+        (K.tt_rehash, (tables.short, tables.short, prob.words, np.uint64(0), 1)),
     ]
 
 
 # The kernel's entry points, which ``compiles.compiled("kernel")`` asks Numba about. Registered here, not in
 # kernel.py: ``interpreted`` runs kernel.py's text a second time as plain Python.
-compiles.entry_points("kernel", K._init_codes, K._search, K._tt_rehash)
+compiles.entry_points("kernel", K.init_codes, K.search, K.tt_rehash)
 
 
 def _signature(args: tuple) -> tuple:

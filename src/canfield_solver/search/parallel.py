@@ -7,7 +7,7 @@ worker whose expansion made it, and that worker is the one that expands it
 later; any other worker that meets it skips it, as a search alone skips a
 position it has stored. Work moves between workers as positions: while the
 queue of positions nobody has started is short, busy workers hand over the
-positions they would search later, shallowest first (kernel._donate), and an
+positions they would search later, shallowest first (kernel.donate), and an
 idle worker takes one as the start of a search of its own.
 
 The verdict is the one a search alone gives: a win found by any worker is
@@ -51,7 +51,7 @@ class _Item:
 
 
 class _Worker(S._Stack):
-    """One thread's search arrays (one level more than a search alone: kernel._donate's scratch)."""
+    """One thread's search arrays (one level more than a search alone: kernel.donate's scratch)."""
 
     def __init__(self, base: "S.LoneSearch"):
         super().__init__(S.MAX_LEVELS + 1, base.moves.shape[1], DONATE)
@@ -68,7 +68,7 @@ class _Worker(S._Stack):
         self.stats[C.ST_UNSHARED], self.stats[C.ST_UNSHARED_LONG] = unshared
 
     def search(self, tables: "S.SearchTables", ctl: np.ndarray, budget: int) -> int:
-        return K._search(*self.kernel_args(self.base, tables, budget, ctl))
+        return K.search(*self.kernel_args(self.base, tables, budget, ctl))
 
     def path_to(self, depth: int) -> list[int]:
         """Kernel moves from the deal to this worker's level ``depth``."""

@@ -1,4 +1,4 @@
-"""The waste cards draws can reach (Numba): ``_waste_targets`` lists each talon card a run of draws (and a
+"""The waste cards draws can reach (Numba): ``waste_targets`` lists each talon card a run of draws (and a
 redeal, where one is left) brings to the waste's top, with the draws it takes; where the talon is a pool
 (draw 1, unlimited redeals: docs/solver-notes.md "The talon as a pool") ``_pool_waste_moves`` plays a pool
 card only where it starts a chain that ends on a column or a foundation.
@@ -13,11 +13,11 @@ import numpy as np
 from ..jit import helper
 from .base import (
     _INLINE,
-    _below,
     _ctz,
     _fits_on,
-    _mv,
-    _popcount,
+    below,
+    move_code,
+    popcount,
 )
 from .codec import (
     BM_GUESTS,
@@ -37,7 +37,7 @@ from .stuck import (
 
 
 @helper(**_INLINE)
-def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
+def waste_targets(sc, mask, d, params, qidx, qrd, pres):
     """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1).
 
     Parameters
@@ -55,7 +55,7 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
     wb = sc[d, SC_WB]
     m = mask[d]
     n = 0
-    p = np.int64(_popcount(m & _below(wb)))  # signed: with draw, unsigned arithmetic is float
+    p = np.int64(popcount(m & below(wb)))  # signed: with draw, unsigned arithmetic is float
     while m != np.uint64(0):
         pres[n] = np.int64(_ctz(m))
         n += 1
@@ -93,7 +93,7 @@ def _waste_targets(sc, mask, d, params, qidx, qrd, pres):
 
 @helper(**_INLINE)
 def _pool_anchors(deal, cols, sc, mask, d):
-    """For ``_pool_chain``: the talon's cards as a card mask, and the cards outside the talon that a move can
+    """For ``pool_chain``: the talon's cards as a card mask, and the cards outside the talon that a move can
     put onto another card now (the reserve's top; each column's bottom, moving with its whole column, and
     its top card where a top card moves alone).
 
@@ -123,7 +123,7 @@ def _pool_anchors(deal, cols, sc, mask, d):
 
 
 @helper(**_INLINE)
-def _pool_chain(card, bm, pool_cards, anchors):
+def pool_chain(card, bm, pool_cards, anchors):
     """Whether talon card ``card`` put on a column could be used by the next move, as a line that puts a talon
     card on a column can always be played: a chain of talon cards built down from ``card``, one on the
     other, ends with one of ``anchors`` (cards that a move can put on another now).
@@ -167,7 +167,7 @@ def _pool_chain(card, bm, pool_cards, anchors):
 
 @helper(**_INLINE)
 def _pool_waste_moves(deal, cols, sc, mask, d, out, n, qidx, qrd, nq, fits_top, gaps_open):
-    """``_gen``'s waste-to-tableau moves under a pool (``P_POOL``): onto a card only where ``_pool_chain``
+    """``gen``'s waste-to-tableau moves under a pool (``P_POOL``): onto a card only where ``pool_chain``
     allows, into a gap always. Returns the move count ``n`` with them added.
 
     Parameters
@@ -179,7 +179,7 @@ def _pool_waste_moves(deal, cols, sc, mask, d, out, n, qidx, qrd, nq, fits_top, 
     n : int
         The moves already in ``out``.
     qidx : int64[n]
-        The talon index of each waste card that can be played (``_waste_targets``).
+        The talon index of each waste card that can be played (``waste_targets``).
     qrd : int64[n]
         For each, whether reaching it takes a counted redeal.
     nq : int
@@ -199,11 +199,11 @@ def _pool_waste_moves(deal, cols, sc, mask, d, out, n, qidx, qrd, nq, fits_top, 
             ln = sc[d, SC_LEN + c]
             if ln > 0:
                 top = cols[d, c, ln - 1]
-                if _fits_on(card, top, lut) and _pool_chain(card, bm, pool_cards,
+                if _fits_on(card, top, lut) and pool_chain(card, bm, pool_cards,
                                                            anchors & ~(_bit(top) | _bit(cols[d, c, 0]))):
-                    out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                    out[n] = move_code(K_WT, qidx[k], c, 1, qrd[k])
                     n += 1
             elif gaps_open:
-                out[n] = _mv(K_WT, qidx[k], c, 1, qrd[k])
+                out[n] = move_code(K_WT, qidx[k], c, 1, qrd[k])
                 n += 1
     return n

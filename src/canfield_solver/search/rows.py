@@ -1,4 +1,4 @@
-"""Positions back from their short keys: a row of the short table (kernel._compact's layout) made a level
+"""Positions back from their short keys: a row of the short table (kernel.compact's layout) made a level
 of the kernel's arrays again, so that it can be expanded without a stack of position copies.
 
 The layered proof (``layered/``) keeps only keys between layers and expands each position from its
@@ -22,15 +22,15 @@ from . import codec as C
 from . import kernel as K
 from .codec import COL_CARD_BITS, COL_LEN_BITS
 
-_suit_from_code = K._suit_from_code  # codec's functions, compiled once in the kernel
-_short_fields = K._short_fields
+_suit_from_code = K.suit_from_code  # codec's functions, compiled once in the kernel
+_short_fields = K.short_fields
 
 
 @njit(cache=True)
 def _columns(hi, lo, ncols, sb, ranks, cols, sc):
     """The columns of a short row (the stream from bit 126 down) into level 0 of ``cols``/``sc``: cards,
     lengths, each column's key codes (SC_CB, the bits the stream holds for the cards above its bottom, which
-    kernel._init_codes would compute again from the cards) and the tableau mask (SC_TAB); the tableau cards.
+    kernel.init_codes would compute again from the cards) and the tableau mask (SC_TAB); the tableau cards.
 
     The stream is read from the top of hi:lo, the pair shifted left past each field taken. A card above a
     column's bottom is one rank below the card under it (ranks wrap: a column holds K on A only where the

@@ -1,6 +1,6 @@
 """The stuck-card test of the depth-first search (Numba; SOLVER-NOTES §2, docs/solver-notes.md "The
 stuck-card set"): a position in which some card can never reach its foundation is lost. ``_is_stuck`` asks
-it of a position, ``_child_is_stuck`` of a child before it is made (only the cards the move touched can
+it of a position, ``child_is_stuck`` of a child before it is made (only the cards the move touched can
 start a new stuck set: ``_stuck_candidates``).
 
 Split out of ``kernel.py`` (issue 72); ``kernel`` imports these names and inlines them into the search.
@@ -14,10 +14,10 @@ from ..jit import helper
 from .base import (
     _INLINE,
     _ctz,
-    _mv_count,
-    _mv_dst,
-    _mv_kind,
-    _mv_src,
+    move_count,
+    move_dst,
+    move_kind,
+    move_src,
 )
 from .codec import (
     ALL_CARDS,
@@ -234,10 +234,10 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     mv, reserve, talon, bm : glossary
         As the glossary in ``search/base.py`` says.
     """
-    kind = _mv_kind(mv)
-    src = _mv_src(mv)
-    dst = _mv_dst(mv)
-    cnt = _mv_count(mv)
+    kind = move_kind(mv)
+    src = move_src(mv)
+    dst = move_dst(mv)
+    cnt = move_count(mv)
     if kind == K_TT:
         ls = sc[d, SC_LEN + src]
         if cnt == 1 and ls >= 2:
@@ -264,7 +264,7 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
 
 
 @helper(**_INLINE)
-def _child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
+def child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
     """``_is_stuck`` for the child of level ``d`` (a position with no stuck card) by move ``mv``,
     on level ``d + 1``: the same answer, mostly without the closure (``_stuck_candidates``).
 

@@ -56,11 +56,11 @@ class Counters(NamedTuple):
 
 
 # The formats' functions are codec's, compiled once in the kernel (inlined where they are called).
-_merge_field = K._merge_cover
-_covers = K._covers
-_cover_bits = K._cover_bits
-_cover_field_at = K._cover_field_at
-_short_fields = K._short_fields
+_merge_field = K.merge_cover
+_covers = K.covers
+_cover_bits = K.cover_bits
+_cover_field_at = K.cover_field_at
+_short_fields = K.short_fields
 
 
 @njit(cache=True)
@@ -107,7 +107,7 @@ def _grown_out(out, nout, seen):
 @njit(cache=True, inline="always")
 def _in_table(table, r0, r1, h, keep, field, ws, cover, cwp, draw, cb):
     """Whether the layer's own table holds key (r0, r1) with a cover field that covers waste position ``cwp``
-    (or, without covering, holds the key): what ``kernel._insert_key`` would answer 0 for, without inserting.
+    (or, without covering, holds the key): what ``kernel.insert_key`` would answer 0 for, without inserting.
 
     Parameters
     ----------
@@ -118,7 +118,7 @@ def _in_table(table, r0, r1, h, keep, field, ws, cover, cwp, draw, cb):
     r1 : uint64
         Word 1, its cover field cleared.
     h : uint64
-        The row where its probe starts (``kernel._slot``).
+        The row where its probe starts (``kernel.slot``).
     keep : uint64
         The mask word 1 is compared under (the cover field cleared).
     field : uint64
@@ -213,10 +213,10 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
 
     Each entry stands for the waste positions its cover field names (a residue's least position; the
     cycle's only where no residue is there, as a position part-way through a pass has its moves, solver
-    notes §6). Children of the same m that no entry covers go into ``table`` (kernel._insert_key, with
+    notes §6). Children of the same m that no entry covers go into ``table`` (kernel.insert_key, with
     covering) and are expanded when new; children of a higher m are written to ``out`` (k0, k1, cover
     field, m step), one row a key (``seen``, an open-addressed table twice ``out``'s size, finds a key's row
-    again, and a repeat's cover field is merged into it); stuck children are cut (kernel._child_is_stuck,
+    again, and a repeat's cover field is merged into it); stuck children are cut (kernel.child_is_stuck,
     asked only of a child that would be new here: one already written passed it, and stuckness is the
     position's own);
     safe moves as in the search.
@@ -295,7 +295,7 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
             nlog = 0
         read = nlog
         f = (entries[e, 1] >> ws) & wmask
-        nrep = K._waste_positions(f, cover, draw, cb, reps)
+        nrep = K.waste_positions(f, cover, draw, cb, reps)
         for q in range(nrep):
             if cover and q > 0 and reps[q] == 0:
                 continue  # the cycle's position: a residue's reaches it and has its moves
@@ -318,13 +318,13 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                 have = True
             R.set_waste(sc, mask, np.int64(logk[read, 2]))
             counts[C_EXPANDED] += 1
-            n = K._gen(deal, cols, sc, mask, 0, moves, True, scratch, -1, -1, -1)
-            K._copy_cards(cols, sc, 0)
+            n = K.gen(deal, cols, sc, mask, 0, moves, True, scratch, -1, -1, -1)
+            K.copy_cards(cols, sc, 0)
             for k in range(n):
-                K._reset_level(cols, sc, mask, 0)
-                K._apply(cols, sc, mask, 1, moves[k], params, reserve, talon)
+                K.reset_level(cols, sc, mask, 0)
+                K.apply(cols, sc, mask, 1, moves[k], params, reserve, talon)
                 counts[C_NODES] += 1
-                score = K._score(sc, 1)
+                score = K.score(sc, 1)
                 if score > counts[C_BEST]:
                     counts[C_BEST] = score
                 if score == full_score:
@@ -337,13 +337,13 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                 # new: a child already in the layer, its table or ``out`` passed it when it was written.
                 for x in range(C.CK_WIDTH):
                     row[x] = np.uint64(0)
-                nb = K._key(cols, sc, mask, 1, params, row, scratch)
-                if not K._compact(row, nb, params, sc, 1):
-                    if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                nb = K.key(cols, sc, mask, 1, params, row, scratch)
+                if not K.compact(row, nb, params, sc, 1):
+                    if K.child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
                         counts[C_STUCK] += 1
                         continue
                     return LONG_KEY, nout, nlog, table, out, seen, logk, logp
-                cwp = K._take_wpos(row, True, params)
+                cwp = K.take_wpos(row, True, params)
                 if not cover:
                     cwp = np.int64((row[1] >> ws) & wmask)
                 r0 = row[0]
@@ -360,19 +360,19 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                     i = find(entries, starts, r0, r1, keep)
                     if i >= 0 and (not cover or _covers((entries[i, 1] & field) >> ws, cwp, draw, cb)):
                         continue
-                    hr = K._hash(row)  # one hash for the probe and the insert (its slot again if the table grows)
-                    if _in_table(table, r0, r1, K._slot(hr, table.shape[0]), keep, field, ws, cover, cwp, draw, cb):
+                    hr = K.key_hash(row)  # one hash for the probe and the insert (its slot again if the table grows)
+                    if _in_table(table, r0, r1, K.slot(hr, table.shape[0]), keep, field, ws, cover, cwp, draw, cb):
                         continue
-                    if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                    if K.child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
                         counts[C_STUCK] += 1
                         continue
                     if stats[C.ST_TTCOUNT] >= grow_at:
                         bigger = np.zeros((2 * table.shape[0], 2), np.uint64)
-                        K._tt_rehash(table, bigger, words, field, 1)
+                        K.tt_rehash(table, bigger, words, field, 1)
                         table = bigger
                         grow_at = np.int64(table.shape[0] * TABLE_LOAD)
-                    h = K._slot(hr, table.shape[0])
-                    if K._insert_key(table, tt, row, h, True, cwp if cover else -1, params, stats, ctl) != 0:
+                    h = K.slot(hr, table.shape[0])
+                    if K.insert_key(table, tt, row, h, True, cwp if cover else -1, params, stats, ctl) != 0:
                         if nlog == logk.shape[0]:
                             logk, logp = _grown_log(logk, logp)
                         logk[nlog, 0] = r0
@@ -393,12 +393,12 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
                         if cover:
                             merged = _merge_field(out[j, 2], f, draw, cb)
                             if merged != out[j, 2]:
-                                if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                                if K.child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
                                     counts[C_STUCK] += 1
                                     continue
                                 out[j, 2] = merged
                         continue
-                    if K._child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
+                    if K.child_is_stuck(cols, sc, 0, moves[k], params, reserve, talon, bm, prefix):
                         counts[C_STUCK] += 1
                         continue
                     if nout == out.shape[0]:

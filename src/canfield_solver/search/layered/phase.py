@@ -47,10 +47,10 @@ class Phase:
         """(k0, k1, waste position, m) of the start; None when its key is not short."""
         prob, p = self.prob, self.params
         row = np.zeros(C.CK_WIDTH, np.uint64)
-        nb = K._key(prob.cols, prob.sc, prob.mask, 0, p, row, prob.scratch)
-        if not K._compact(row, nb, p, prob.sc, 0):
+        nb = K.key(prob.cols, prob.sc, prob.mask, 0, p, row, prob.scratch)
+        if not K.compact(row, nb, p, prob.sc, 0):
             return None
-        wp = int(K._take_wpos(row, True, p))
+        wp = int(K.take_wpos(row, True, p))
         if not self.cover:
             wp = C.unpack_short(int(row[0]), int(row[1]), p)["wpos"]
         m = 2 * self.start.score + sum(len(c) for c in self.start.tableau)

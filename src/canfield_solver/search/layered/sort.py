@@ -11,7 +11,7 @@ from ...jit import njit
 from .. import kernel as K
 
 # The formats' function is codec's, compiled once in the kernel (inlined where it is called).
-_merge_field = K._merge_cover
+_merge_field = K.merge_cover
 
 
 @njit(cache=True, inline="always")

@@ -2,7 +2,7 @@
 
 A playout starts at the deal and plays one move at a time until every card is home or no move leads to a
 position it has not entered before. The policy (``_rank``): a safe move at once (the exact search's safe
-moves, ``kernel._gen``); otherwise a move of the best class present among those to new positions, at
+moves, ``kernel.gen``); otherwise a move of the best class present among those to new positions, at
 random within it: a card home (from the reserve, a column or the waste's top), the reserve's top onto a
 column, the waste's top onto a column, a column move, and last a waste card that needs draws, the one
 the fewest draws reach (home before onto a column). Positions are told apart by a 64-bit hash of the
@@ -70,7 +70,7 @@ def _rank(mv, sc, mask, d):
     d : int
         The level the move is played from.
     """
-    kind = K._mv_kind(mv)
+    kind = K.move_kind(mv)
     if kind == K_RF or kind == K_TF:
         return 0
     if kind == K_RT:
@@ -78,16 +78,16 @@ def _rank(mv, sc, mask, d):
     if kind == K_TT:
         return 4
     # a waste card: the cards drawn to reach it (0 for the waste's top)
-    src = K._mv_src(mv)
+    src = K.move_src(mv)
     wb = sc[d, SC_WB]
     m = mask[d]
     if src < wb:
-        above = m & ~K._below(src + 1) & K._below(wb)
+        above = m & ~K.below(src + 1) & K.below(wb)
         if above == np.uint64(0):  # the waste's top
             return 0 if kind == K_WF else 3
-        drawn = np.int64(K._popcount(m & ~K._below(wb))) + np.int64(K._popcount(m & K._below(src + 1)))
+        drawn = np.int64(K.popcount(m & ~K.below(wb))) + np.int64(K.popcount(m & K.below(src + 1)))
     else:
-        drawn = np.int64(K._popcount(m & K._below(src + 1) & ~K._below(wb)))
+        drawn = np.int64(K.popcount(m & K.below(src + 1) & ~K.below(wb)))
     c = DRAW_CLASS + 2 * drawn + (0 if kind == K_WF else 1)
     return c if c < 127 else 127
 
@@ -129,7 +129,7 @@ def _value(sc, d):
     d : int
         The level.
     """
-    return K._score(sc, d) * 64 + 63 - sc[d, SC_RES]
+    return K.score(sc, d) * 64 + 63 - sc[d, SC_RES]
 
 
 @njit(inline="always", _nrt=False)
@@ -166,11 +166,11 @@ def _playout(deal, stack, visit, line, rng, words, scratch, stats, d0):
     stats[Y_PLAYOUTS] += 1
     stamp = np.uint64(stats[Y_PLAYOUTS])
     d = d0
-    K._key(cols, sc, mask, d, params, words, scratch)
-    _enter(visit, K._hash(words), stamp)
-    K._copy_level(cols, sc, mask, d)
-    while d < maxd and K._score(sc, d) < won:
-        n = K._gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
+    K.key(cols, sc, mask, d, params, words, scratch)
+    _enter(visit, K.key_hash(words), stamp)
+    K.copy_level(cols, sc, mask, d)
+    while d < maxd and K.score(sc, d) < won:
+        n = K.gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
         nc = 0
         for k in range(n):
             cand[nc] = (np.int64(_rank(moves[d, k], sc, mask, d)) << 32) | k
@@ -196,18 +196,18 @@ def _playout(deal, stack, visit, line, rng, words, scratch, stats, d0):
             k = cand[j] & 0xFFFFFFFF
             cand[j] = cand[nc - 1]
             nc -= 1
-            K._reset_level(cols, sc, mask, d)
-            K._apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
+            K.reset_level(cols, sc, mask, d)
+            K.apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
             stats[Y_STEPS] += 1
-            K._key(cols, sc, mask, d + 1, params, words, scratch)
-            if _enter(visit, K._hash(words), stamp) == 1:
+            K.key(cols, sc, mask, d + 1, params, words, scratch)
+            if _enter(visit, K.key_hash(words), stamp) == 1:
                 chosen = k
         if chosen < 0:
             break
         line[d] = moves[d, chosen]
         d += 1
-        K._copy_level(cols, sc, mask, d)
-    s = K._score(sc, d)
+        K.copy_level(cols, sc, mask, d)
+    s = K.score(sc, d)
     if s > stats[Y_BEST]:
         stats[Y_BEST] = s
     return d
@@ -223,7 +223,7 @@ def playouts(deal, stack, visit, line, rng, words, scratch, stats, count):
     deal : DealArrays
         The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
     stack : StackArrays
-        The stack: level 0 holds the start (its column codes made, ``kernel._init_codes``).
+        The stack: level 0 holds the start (its column codes made, ``kernel.init_codes``).
     visit : uint64[rows, 2]
         The positions' table (rows a power of two), stamped by playout.
     line : int64[levels]
@@ -243,7 +243,7 @@ def playouts(deal, stack, visit, line, rng, words, scratch, stats, count):
     root = stats[Y_PLAYOUTS] * 0
     for _p in range(count):
         d = _playout(deal, stack, visit, line, rng, words, scratch, stats, root)
-        if K._score(stack.sc, d) == won:
+        if K.score(stack.sc, d) == won:
             stats[Y_WON_LEN] = d
             return 1
     return 0
@@ -260,7 +260,7 @@ def nested(deal, stack, visit, main_visit, line, best_line, rng, words, scratch,
     deal : DealArrays
         The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
     stack : StackArrays
-        The stack: level 0 holds the start (its column codes made, ``kernel._init_codes``); level ``d`` the
+        The stack: level 0 holds the start (its column codes made, ``kernel.init_codes``); level ``d`` the
         line's ``d``-th position, the levels after it the playouts'.
     visit : uint64[rows, 2]
         The playouts' table of positions (rows a power of two), stamped by playout.
@@ -288,20 +288,20 @@ def nested(deal, stack, visit, main_visit, line, best_line, rng, words, scratch,
     best_value = np.int64(-1)
     best_len = 0
     d = stats[Y_ROUNDS] * 0
-    K._key(cols, sc, mask, d, params, words, scratch)
-    _enter(main_visit, K._hash(words), stamp)
+    K.key(cols, sc, mask, d, params, words, scratch)
+    _enter(main_visit, K.key_hash(words), stamp)
     while d < maxd:
-        if K._score(sc, d) == won:
+        if K.score(sc, d) == won:
             stats[Y_WON_LEN] = d
             return 1
-        K._copy_level(cols, sc, mask, d)
-        n = K._gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
+        K.copy_level(cols, sc, mask, d)
+        n = K.gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
         for k in range(n):
-            K._reset_level(cols, sc, mask, d)
-            K._apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
+            K.reset_level(cols, sc, mask, d)
+            K.apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
             stats[Y_STEPS] += 1
-            K._key(cols, sc, mask, d + 1, params, words, scratch)
-            h = K._hash(words)
+            K.key(cols, sc, mask, d + 1, params, words, scratch)
+            h = K.key_hash(words)
             seen = False
             i = np.int64(h & np.uint64(main_visit.shape[0] - 1))
             while main_visit[i, 1] == stamp:  # a position of the line: not entered again
@@ -319,15 +319,15 @@ def nested(deal, stack, visit, main_visit, line, best_line, rng, words, scratch,
                 for j in range(d + 1, e):
                     best_line[j] = line[j]
                 best_len = e
-                if K._score(sc, e) == won:
+                if K.score(sc, e) == won:
                     stats[Y_WON_LEN] = e
                     return 1
         if best_len <= d:
             break
-        K._reset_level(cols, sc, mask, d)
-        K._apply(cols, sc, mask, d + 1, best_line[d], params, reserve, talon)
+        K.reset_level(cols, sc, mask, d)
+        K.apply(cols, sc, mask, d + 1, best_line[d], params, reserve, talon)
         d += 1
-        K._key(cols, sc, mask, d, params, words, scratch)
-        _enter(main_visit, K._hash(words), stamp)
+        K.key(cols, sc, mask, d, params, words, scratch)
+        _enter(main_visit, K.key_hash(words), stamp)
     stats[Y_LINE_LEN] = d  # the line followed, best_line[:d], ends at level d
     return 0

@@ -19,7 +19,7 @@ in which card of a class lies where in the columns share a key.
   walks the whole abstract game from the deal, and an exhausted search that never won proves the deal lost
   (docs/solver-notes.md, "Loss proofs over classes"). No safe move and no stuck test: both read identities.
 
-Level ``d`` of the stack holds a whole position as in the exact kernel (``kernel._gen``, ``_apply`` and
+Level ``d`` of the stack holds a whole position as in the exact kernel (``kernel.gen``, ``_apply`` and
 the level copies are that kernel's own, inlined); a swap writes below a column's top, so the level it
 was made from copies its cards again before its next move (``dirty``).
 """
@@ -83,11 +83,11 @@ def _class_key(cols, sc, mask, d, params, cls, words, scratch):
     cls : int64[52]
         Each card's class.
     words : uint64[4]
-        Receives the key (word 3 stays 0: ``kernel._hash`` reads four).
+        Receives the key (word 3 stays 0: ``kernel.key_hash`` reads four).
     scratch : int64[SCRATCH_SIZE]
         Work space (the columns' codes at ``SCR_CODES``).
     """
-    words[0] = K._talon_word(sc, mask, d, params)
+    words[0] = K.talon_word(sc, mask, d, params)
     codes = scratch[SCR_CODES:SCR_CODES + MAXCOLS]
     ncols = params[P_NCOLS]
     for c in range(ncols):
@@ -129,7 +129,7 @@ def _insert(table, words, stats):
         The search's statistics (``R_*``): ``R_ROWS`` counts the rows.
     """
     rows = table.shape[0]
-    i = np.int64(K._slot(K._hash(words), rows))
+    i = np.int64(K.slot(K.key_hash(words), rows))
     while True:
         if table[i, 0] == 0:
             table[i, 0] = words[0]
@@ -231,8 +231,8 @@ def _swap_moves(deal, cols, sc, d, peers, out, n):
             x = peers[top, k]
             if x < 0:
                 break
-            if (tab >> x) & 1 and K._fits_f(x, sc, d, params, lut):
-                out[n] = K._mv(K_TF, c, 0, 1, 0) | ((x + 1) << SWAP_SHIFT)
+            if (tab >> x) & 1 and K.fits_f(x, sc, d, params, lut):
+                out[n] = K.move_code(K_TF, c, 0, 1, 0) | ((x + 1) << SWAP_SHIFT)
                 n += 1
     return n
 
@@ -280,8 +280,8 @@ def search(deal, stack, table, peers, cls, dirty, words, scratch, stats, budget,
     if stats[R_STARTED] == 0:
         root = stats[R_DEPTH] * 0
         stats[R_STARTED] = 1
-        stats[R_BEST] = K._score(sc, root)
-        if K._score(sc, root) == won:
+        stats[R_BEST] = K.score(sc, root)
+        if K.score(sc, root) == won:
             stats[R_SOLVED_DEPTH] = 0
             return SOLVED
         _class_key(cols, sc, mask, root, params, cls, words, scratch)
@@ -294,13 +294,13 @@ def search(deal, stack, table, peers, cls, dirty, words, scratch, stats, budget,
             stats[R_DEPTH] = d
             return GROW
         if nmoves[d] < 0:
-            n = K._gen(deal, cols, sc, mask, d, moves[d], not prove, scratch, -1, -1, -1)
+            n = K.gen(deal, cols, sc, mask, d, moves[d], not prove, scratch, -1, -1, -1)
             if prove:
                 n = _swap_moves(deal, cols, sc, d, peers, moves[d], n)
             nmoves[d] = n
             midx[d] = 0
             dirty[d] = 0
-            K._copy_cards(cols, sc, d)
+            K.copy_cards(cols, sc, d)
         if midx[d] >= nmoves[d]:
             if d == 0:
                 stats[R_DEPTH] = 0
@@ -313,17 +313,17 @@ def search(deal, stack, table, peers, cls, dirty, words, scratch, stats, budget,
             stats[R_TRUNCATED] = 1
             continue
         if dirty[d] == 1:
-            K._copy_cards(cols, sc, d)
+            K.copy_cards(cols, sc, d)
             dirty[d] = 0
-        K._reset_level(cols, sc, mask, d)
-        swap = (mv >> SWAP_SHIFT) & 0xFF if K._mv_kind(mv & MOVE_BITS) == K_TF else 0
+        K.reset_level(cols, sc, mask, d)
+        swap = (mv >> SWAP_SHIFT) & 0xFF if K.move_kind(mv & MOVE_BITS) == K_TF else 0
         if swap > 0:
-            _swap_in(cols, sc, d + 1, K._mv_src(mv), swap - 1, params)
+            _swap_in(cols, sc, d + 1, K.move_src(mv), swap - 1, params)
             dirty[d] = 1
             mv = mv & ~(np.int64(0xFF) << SWAP_SHIFT)
-        K._apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
+        K.apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
         stats[R_NODES] += 1
-        score = K._score(sc, d + 1)
+        score = K.score(sc, d + 1)
         if score > stats[R_BEST]:
             stats[R_BEST] = score
         if score == won:
