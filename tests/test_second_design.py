@@ -215,6 +215,26 @@ def test_the_portfolio_decides_what_the_exact_search_leaves_and_says_which_phase
 
 
 @needs_jit
+@pytest.mark.integration
+def test_the_search_under_the_key_of_ranks_runs_where_the_abstract_game_stops_unfinished(monkeypatch):
+    """The published solver's Rainbow 1016 (its rule set): the abstract game runs past its share unfinished,
+    and the search under the key of ranks wins it in 1.5 M nodes, which the exact search does not in 7 M. It
+    used to run only where the abstract game was won, and the deal ended unknown (issue 70). Node limits,
+    so that the phases' shares are the same on any machine."""
+    rules = get_rules("solvitaire-canfield-strict").replace(name="solvitaire-rainbow", build="any", draw=1,
+                                                             redeals=0)
+    start = Position(Deal.from_seed(1016, rules))
+    r = solve(start, max_nodes=14_000_000)
+    assert r.verdict is Verdict.SOLVED and r.stats["decided_by"] == "find", r.stats
+    assert [(p["phase"], p["ended"]) for p in r.stats["phases"]] == [("nested", "rounds"), ("prove", "nodes"),
+                                                                     ("find", "won")]
+    assert replay(start.to_deal(), list(r.moves)).position.is_won()
+    monkeypatch.setattr(portfolio, "FIND_UNFINISHED_SHARE", 0.0)  # as before: the exact search gets it all
+    r = solve(start, max_nodes=14_000_000)
+    assert r.verdict is Verdict.UNKNOWN and [p["phase"] for p in r.stats["phases"]] == ["nested", "prove", "exact"]
+
+
+@needs_jit
 def test_a_node_limit_ends_the_portfolio_unknown_within_it():
     start = Position(Deal.from_seed(1003, get_rules("rainbow")))
     r = solve(start, max_nodes=300_000)
