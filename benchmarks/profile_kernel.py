@@ -36,16 +36,16 @@ import tempfile
 from collections import Counter
 
 PARTS = {
-    "move generation": ["_gen", "_waste_targets", "_is_safe", "_fits_f", "_home"],
-    "_expand itself": ["_expand"],
-    "key packing": ["_key", "_put", "_compact"],
-    "table probes and inserts": ["_tt_find", "_cover_insert_at", "_insert_key", "_tt_rehash", "_tt_insert_at",
-                                 "_hash", "_take_wpos", "_cover_at", "_cover_bits"],
-    "search loop": ["_search"],
-    "applying a move": ["_apply", "_place", "_suit_code"],
-    "stuck-card test": ["_stuck_walk", "_stuck_closure", "_child_is_stuck", "_stuck_candidates", "_is_stuck", "_stays",
+    "move generation": ["gen", "waste_targets", "is_safe", "fits_f", "_home"],
+    "expand itself": ["expand"],
+    "key packing": ["key", "_put", "compact"],
+    "table probes and inserts": ["_tt_find", "cover_insert_at", "insert_key", "tt_rehash", "_tt_insert_at",
+                                 "key_hash", "take_wpos", "_cover_at", "cover_bits"],
+    "search loop": ["search"],
+    "applying a move": ["apply", "_place", "suit_code"],
+    "stuck-card test": ["_stuck_walk", "_stuck_closure", "child_is_stuck", "_stuck_candidates", "_is_stuck", "_stays",
                         "_home_mask"],
-    "copying cards": ["_copy_cards", "_reset_level", "_copy_level"],
+    "copying cards": ["copy_cards", "reset_level", "copy_level"],
 }
 
 
@@ -103,7 +103,7 @@ def _shares(report: str) -> Counter:
     for line in report.splitlines():
         m = re.match(r"\s*([\d.]+)%\s+\[.\]\s+(.*)", line)
         if m:
-            k = re.search(r"kernel\d+(_\w+?)B\d", m.group(2))
+            k = re.search(r"(?:kernel|base|stuck|pool)\d+(\w+?)B\d", m.group(2))  # the module, its name's length
             if k:
                 tot[k.group(1)] += float(m.group(1))
     return tot

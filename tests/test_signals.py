@@ -422,7 +422,7 @@ def test_an_interrupt_as_the_search_wins_keeps_the_win():
         def __getattr__(self, name):
             return getattr(K, name)
 
-        def _search(self, *args):
+        def search(self, *args):
             if K.search(*args) == C.SOLVED:
                 raise KeyboardInterrupt  # what the search loop sees when the interrupt lands on the return
             return C.RUNNING
@@ -434,7 +434,7 @@ def test_an_interrupt_as_the_search_wins_keeps_the_win():
     assert r.verdict.value == "solved" and r.moves
     # Interrupted before any win: unknown, with a best line that replays (the path as before).
     class RunsThenInterrupted(WinsThenInterrupted):
-        def _search(self, *args):
+        def search(self, *args):
             assert K.search(*args) == C.RUNNING
             raise KeyboardInterrupt
 
