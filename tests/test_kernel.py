@@ -399,3 +399,37 @@ def test_tables_hash_rows_without_the_cover_field_the_kernel_uses():
             assert int(field) == want, preset
             if want:
                 assert w == (1 if is_short else 0)
+
+
+def _forced_waste_tops(rules, seeds, chunks=150, nodes=3_000):
+    """At positions along searches of ``rules``: how many times the safe-move list is one waste card home,
+    each checked to be the waste's top (no draw) and a move of the full list."""
+    out = np.zeros(C.SCRATCH_SIZE, np.int64)
+    every = np.zeros(C.SCRATCH_SIZE, np.int64)
+    forced = 0
+    for seed in seeds:
+        for prob, d in levels_along_search(rules, seed, chunks, nodes):
+            n = K.gen(prob.deal, prob.cols, prob.sc, prob.mask, d, out, True, prob.scratch, -1, -1, -1)
+            if n != 1 or int(out[0]) & 15 != C.K_WF:
+                continue
+            m = K.gen(prob.deal, prob.cols, prob.sc, prob.mask, d, every, False, prob.scratch, -1, -1, -1)
+            assert out[0] in every[:m]
+            if m == 1:  # the one legal move, not a choice made for the search
+                continue
+            waste = int(prob.mask[d]) & ((1 << int(prob.sc[d, C.SC_WB])) - 1)
+            assert waste and int(out[0]) == int(K.move_code(C.K_WF, waste.bit_length() - 1, 0, 1, 0))
+            forced += 1
+    return forced
+
+
+@needs_jit
+def test_the_waste_top_goes_home_alone_only_where_no_later_draw_changes():
+    """Issue 70, item 5 (docs/solver-notes.md, "The waste's top home"): with one card a draw (and limited
+    passes, so no pool), a safe waste top that fits is the position's only move, and it is the top's own move
+    of the full list; with three a draw and redeals to come, a waste card never is."""
+    from canfield_solver import get_rules
+
+    passes2 = get_rules("canfield").replace(name="canfield-draw1-passes2", draw=1, redeals=1)
+    assert _forced_waste_tops(passes2, (0, 1, 2)) >= 3
+    assert _forced_waste_tops("rainbow", (0, 1, 2)) >= 5  # draw 1, no redeal
+    assert _forced_waste_tops("canfield", (0, 1, 2)) == 0

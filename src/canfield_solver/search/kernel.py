@@ -233,6 +233,19 @@ def gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, und
                 if fits_f(card, sc, d, params, lut) and is_safe(card, sc, d, params, lut):
                     out[0] = move_code(K_TF, c, 0, 1, 0)
                     return 1
+        red = params[P_REDEALS]
+        if params[P_POOL] == 0 and (params[P_DRAW] == 1 or (red >= 0 and sc[d, SC_RDL] >= red)):
+            # The waste's top home, where taking it out of the waste changes no later draw: one card a draw,
+            # or no redeal left (docs/solver-notes.md, "The waste's top home").
+            wm = mask[d] & below(sc[d, SC_WB])
+            if wm != np.uint64(0):
+                i = sc[d, SC_WB] - 1
+                while not wm & _bit(i):
+                    i -= 1
+                card = talon[i]
+                if fits_f(card, sc, d, params, lut) and is_safe(card, sc, d, params, lut):
+                    out[0] = move_code(K_WF, i, 0, 1, 0)
+                    return 1
         if params[P_POOL] == 1:
             # A talon card of a pool can go home at any moment, from any waste position (the key holds none),
             # so a safe one is as safe as the reserve's top (docs/solver-notes.md, the talon as a pool).
