@@ -19,7 +19,7 @@ in which card of a class lies where in the columns share a key.
   walks the whole abstract game from the deal, and an exhausted search that never won proves the deal lost
   (docs/solver-notes.md, "Loss proofs over classes"). No safe move and no stuck test: both read identities.
 
-Level ``d`` of the stack holds a whole position as in the exact kernel (``kernel.gen``, ``_apply`` and
+Level ``d`` of the stack holds a whole position as in the exact kernel (``kernel.gen``, ``apply`` and
 the level copies are that kernel's own, inlined); a swap writes below a column's top, so the level it
 was made from copies its cards again before its next move (``dirty``).
 """
