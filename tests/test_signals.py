@@ -101,21 +101,38 @@ def test_a_study_leaves_nothing_running_and_keeps_its_deals(tmp_path, sig):
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+_IMPORT_TIME = re.compile(r"^import time:.*\|\s*click$")
+
+
 def _interrupt(cmd, when, cwd=None, started=None):
-    """Run ``cmd`` (a canfield command) in its own session, Ctrl-C it once ``when()`` holds (or at once when
-    ``when`` is None), and return (exit code, stdout, stderr); ``started["pid"]`` is the process's id."""
-    proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", *cmd], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=cwd,
-                            preexec_fn=interruptible)
+    """Run ``cmd`` (a canfield command) in its own session, Ctrl-C it once ``when()`` holds, and return (exit
+    code, stdout, stderr); ``started["pid"]`` is the process's id. With ``when`` None, inside the command's
+    own imports: as soon as it has imported click (``-X importtime`` says so on stderr; its lines are left out
+    of what is returned), which the entry point imports inside the code that makes a Ctrl-C one line. Earlier
+    the interpreter is still starting, and a Ctrl-C there is Python's own: a traceback from ``typing``, or,
+    before Python handles Ctrl-C at all, exit -2 and nothing said. A fixed 0.1 s after the start was each of
+    those now and then on a loaded machine (flake hunts, 2026-12-06)."""
+    early = when is None
+    proc = subprocess.Popen([sys.executable, *(["-X", "importtime"] if early else []), "-m", "canfield_solver",
+                             *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, cwd=cwd, preexec_fn=interruptible)
     if started is not None:
         started["pid"] = proc.pid
+    before = []
     try:
-        if when is not None:
-            assert _wait_for(when, 180, proc), "the command ended before the moment to interrupt it"
+        if early:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                before.append(line)
+                if _IMPORT_TIME.match(line.rstrip()):
+                    break
+            else:
+                raise AssertionError("the command ended before it imported click: " + "".join(before)[-2000:])
         else:
-            time.sleep(0.1)  # inside the imports (0.3 s reached the workers starting since the CLI imports less)
+            assert _wait_for(when, 180, proc), "the command ended before the moment to interrupt it"
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
+        err = "".join(ln for ln in (before + err.splitlines(keepends=True)) if not ln.startswith("import time:"))
         return proc.returncode, out, err
     finally:
         if proc.poll() is None:
