@@ -339,3 +339,61 @@ def any_rules_test(max_examples, max_states):
 test_random_rule_sets_equal_exhaustive_search_sample = any_rules_test(30, 12_000)
 test_random_rule_sets_equal_exhaustive_search = pytest.mark.exhaustive(any_rules_test(300, 12_000))
 test_random_rule_sets_equal_exhaustive_search_many = pytest.mark.slow(any_rules_test(4000, 30_000))
+
+
+# The waste's top home as the only move (docs/solver-notes.md, "The waste's top home"): where the draw is 1 or
+# no redeal is left, outside a pool. Reduced decks, so that the oracle can decide every deal.
+WASTE_TOP_RULES = {
+    "draw1-two-passes": get_rules("canfield").replace(name="draw1-two-passes", draw=1, redeals=1),
+    "any-suit-draw1-one-pass": get_rules("rainbow"),
+    "draw3-one-pass": get_rules("canfield").replace(name="draw3-one-pass", redeals=0),
+}
+WASTE_TOP_SHAPES = [(5, 2, 2), (6, 2, 2), (5, 3, 1), (6, 4, 2)]  # ranks, reserve, columns
+
+
+def _forced_waste_top(pos) -> bool:
+    """Whether the search's safe-move list at ``pos`` is the waste's top home alone, where more moves exist."""
+    import numpy as np
+
+    from canfield_solver.search import codec as C
+    from canfield_solver.search import kernel as K
+    from canfield_solver.search.arrays import LoneSearch
+
+    prob = LoneSearch(pos)
+    out = np.zeros(C.SCRATCH_SIZE, np.int64)
+    n = K.gen(prob.deal, prob.cols, prob.sc, prob.mask, 0, out, True, prob.scratch, -1, -1, -1)
+    if n != 1 or int(out[0]) & 15 != C.K_WF:
+        return False
+    return K.gen(prob.deal, prob.cols, prob.sc, prob.mask, 0, out, False, prob.scratch, -1, -1, -1) > 1
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("name", sorted(WASTE_TOP_RULES))
+def test_the_waste_top_home_keeps_every_verdict_and_is_reached(name):
+    """Every reduced deal the oracle decides gets its verdict, and the rule is met on the way (a position on
+    random lines from those deals where the search plays the waste's top home alone)."""
+    import random
+
+    from canfield_solver import Position
+
+    checked = reached = 0
+    rng = random.Random(7)
+    for seed in range(60):
+        ranks, reserve, columns = WASTE_TOP_SHAPES[seed % len(WASTE_TOP_SHAPES)]
+        deal = Deal.from_seed(seed, WASTE_TOP_RULES[name].replace(ranks=ranks, reserve_size=reserve, columns=columns))
+        try:
+            truth = exhaustive_winnable(deal, max_states=12_000)
+        except RuntimeError:
+            continue
+        res = solve(deal)
+        assert res.verdict is not Verdict.UNKNOWN and (res.verdict is Verdict.SOLVED) == truth, (name, seed)
+        checked += 1
+        pos = Position(deal)
+        for _ in range(40):
+            reached += _forced_waste_top(pos)
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos = pos.copy()
+            pos.play(rng.choice(moves))
+    assert checked >= 30 and reached >= 3, (checked, reached)
