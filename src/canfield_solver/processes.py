@@ -67,11 +67,7 @@ def interrupts_held() -> Iterator[None]:
             signal.signal(s, old[s])
         for sig in held:
             if sig in came:
-                handler = old[sig]
-                if callable(handler):
-                    handler(sig, None)  # Ctrl-C's KeyboardInterrupt, the CLI's Terminated
-                elif handler == signal.SIG_DFL:
-                    os.kill(os.getpid(), sig)
+                _hand_to(old[sig], sig)
 
 
 def _raised(e: BaseException) -> bool:
@@ -111,14 +107,22 @@ def interrupts_kept() -> Iterator[None]:
         yield
     except BaseException as e:
         if came and not _raised(e):
-            raise_for = came[0]
             _restore(old)
-            kept[raise_for](raise_for, None)
+            _hand_to(kept[came[0]], came[0])
         raise
     finally:
         _restore(old)
     if came:
-        kept[came[0]](came[0], None)
+        _hand_to(kept[came[0]], came[0])
+
+
+def _hand_to(handler: object, sig: int) -> None:
+    """Handle ``sig`` now as ``handler`` would have: call it (Ctrl-C's KeyboardInterrupt, the CLI's
+    Terminated), or for the default action send the signal again."""
+    if callable(handler):
+        handler(sig, None)
+    elif handler == signal.SIG_DFL:
+        os.kill(os.getpid(), sig)
 
 
 def _restore(old: dict[int, object]) -> None:

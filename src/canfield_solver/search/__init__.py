@@ -10,7 +10,8 @@ function inlines, never loaded stale).
 - ``kernel``: the compiled kernel: move generation, keys, tables, the depth-first search; beside it, the
   pieces it inlines from files of their own: ``base`` (compile options, machine-word intrinsics, one card's
   rules, and the glossary of the parameters they share), ``stuck`` (the stuck-card test) and ``pool`` (the
-  waste cards draws reach, the talon as a pool).
+  waste cards draws reach, the talon as a pool). Their names without an underscore are the interface the other
+  modules here call (``kernel.gen``, ``kernel.search``, ...); one with an underscore is used only among them.
 - ``arrays``: the arrays of one search (deal, stack, tables) and the decoder of its move codes.
 - ``depth_first``: one thread's search; ``parallel``: several threads sharing one table.
 - ``layered``: the layered proof (positions closed one layer of progress at a time), a package of its own:
