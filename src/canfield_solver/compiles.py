@@ -174,7 +174,7 @@ _INDEX = {
     "layered": ("search/layered", "close.close_entries"),
     "pairs": ("games", "pairs_kernel.search"),
     "aces-and-kings": ("games/aces_and_kings", "kernel.search"),
-    "portfolio": ("search/playout", "kernel.nested"),
+    "portfolio": ("search/adapt", "kernel.search"),  # the phases' kernel compiled last (portfolio.warm_up)
 }
 
 

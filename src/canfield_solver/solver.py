@@ -261,8 +261,8 @@ def solve(
     proof (``search.layered``, solver notes §9) with what is left of the
     limits: it keeps only the positions of the next few layers of progress,
     so it decides lost deals whose proofs outgrow the cap. Where any suit
-    builds, ``"auto"`` first runs nested searches for wins, the abstract
-    game over ranks for losses and, where that game was won, the real moves
+    builds, ``"auto"`` first runs nested searches and policy adaptation
+    for wins, the abstract game over ranks for losses and, where that game was won, the real moves
     under its key, each in a share of the limits (``search.portfolio``,
     solver notes §10). ``"depth-first"`` never
     switches and runs no other search; ``"layered"`` runs the layered proof

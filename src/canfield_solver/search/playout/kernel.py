@@ -1,7 +1,7 @@
 """Greedy random playouts (Numba): games played to their end by a move policy, for wins only.
 
 A playout starts at the deal and plays one move at a time until every card is home or no move leads to a
-position it has not entered before. The policy (``_rank``): a safe move at once (the exact search's safe
+position it has not entered before. The policy (``move_class``): a safe move at once (the exact search's safe
 moves, ``kernel.gen``); otherwise a move of the best class present among those to new positions, at
 random within it: a card home (from the reserve, a column or the waste's top), the reserve's top onto a
 column, the waste's top onto a column, a column move, and last a waste card that needs draws, the one
@@ -39,7 +39,7 @@ DRAW_CLASS = 8  # a waste card reached by draws: its class is this plus the draw
 
 
 @njit(inline="always", _nrt=False)
-def _next(rng):
+def next_random(rng):
     """The next number of the xorshift64* generator whose state is ``rng[0]``.
 
     Parameters
@@ -56,7 +56,7 @@ def _next(rng):
 
 
 @njit(inline="always", _nrt=False)
-def _rank(mv, sc, mask, d):
+def move_class(mv, sc, mask, d):
     """A move's class under the policy: lower is played first.
 
     Parameters
@@ -93,7 +93,7 @@ def _rank(mv, sc, mask, d):
 
 
 @njit(inline="always", _nrt=False)
-def _enter(visit, h, stamp):
+def enter(visit, h, stamp):
     """Enter hash ``h`` in the playout's table; 1 if it was new in this playout, 0 if entered before.
 
     Parameters
@@ -119,7 +119,7 @@ def _enter(visit, h, stamp):
 
 
 @njit(inline="always", _nrt=False)
-def _value(sc, d):
+def line_value(sc, d):
     """How far the position at level ``d`` got: cards home, then reserve cards played.
 
     Parameters
@@ -167,13 +167,13 @@ def _playout(deal, stack, visit, line, rng, words, scratch, stats, d0):
     stamp = np.uint64(stats[Y_PLAYOUTS])
     d = d0
     K.key(cols, sc, mask, d, params, words, scratch)
-    _enter(visit, K.key_hash(words), stamp)
+    enter(visit, K.key_hash(words), stamp)
     K.copy_level(cols, sc, mask, d)
     while d < maxd and K.score(sc, d) < won:
         n = K.gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
         nc = 0
         for k in range(n):
-            cand[nc] = (np.int64(_rank(moves[d, k], sc, mask, d)) << 32) | k
+            cand[nc] = (np.int64(move_class(moves[d, k], sc, mask, d)) << 32) | k
             nc += 1
         chosen = -1
         while nc > 0 and chosen < 0:  # the best class first, at random within it
@@ -185,7 +185,7 @@ def _playout(deal, stack, visit, line, rng, words, scratch, stats, d0):
             for j in range(nc):
                 if (cand[j] >> 32) == best:
                     ties += 1
-            pick = np.int64(_next(rng) % np.uint64(ties))
+            pick = np.int64(next_random(rng) % np.uint64(ties))
             j = 0
             while True:
                 if (cand[j] >> 32) == best:
@@ -200,7 +200,7 @@ def _playout(deal, stack, visit, line, rng, words, scratch, stats, d0):
             K.apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
             stats[Y_STEPS] += 1
             K.key(cols, sc, mask, d + 1, params, words, scratch)
-            if _enter(visit, K.key_hash(words), stamp) == 1:
+            if enter(visit, K.key_hash(words), stamp) == 1:
                 chosen = k
         if chosen < 0:
             break
@@ -289,7 +289,7 @@ def nested(deal, stack, visit, main_visit, line, best_line, rng, words, scratch,
     best_len = 0
     d = stats[Y_ROUNDS] * 0
     K.key(cols, sc, mask, d, params, words, scratch)
-    _enter(main_visit, K.key_hash(words), stamp)
+    enter(main_visit, K.key_hash(words), stamp)
     while d < maxd:
         if K.score(sc, d) == won:
             stats[Y_WON_LEN] = d
@@ -312,7 +312,7 @@ def nested(deal, stack, visit, main_visit, line, best_line, rng, words, scratch,
             if seen:
                 continue
             e = _playout(deal, stack, visit, line, rng, words, scratch, stats, d + 1)
-            v = _value(sc, e)
+            v = line_value(sc, e)
             if v > best_value:
                 best_value = v
                 best_line[d] = moves[d, k]
@@ -328,6 +328,6 @@ def nested(deal, stack, visit, main_visit, line, best_line, rng, words, scratch,
         K.apply(cols, sc, mask, d + 1, best_line[d], params, reserve, talon)
         d += 1
         K.key(cols, sc, mask, d, params, words, scratch)
-        _enter(main_visit, K.key_hash(words), stamp)
+        enter(main_visit, K.key_hash(words), stamp)
     stats[Y_LINE_LEN] = d  # the line followed, best_line[:d], ends at level d
     return 0

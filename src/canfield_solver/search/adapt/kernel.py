@@ -1,0 +1,367 @@
+"""Nested rollout policy adaptation (Numba): playouts under a policy learned from the best lines found, for
+wins only (Rosin, IJCAI 2011; issue 70).
+
+A *playout* plays from the deal by the kernel's moves (a safe move alone where ``kernel.gen`` finds one)
+until every card is home or no move leads to a position the playout has not entered. Each move is drawn
+with weight exp(policy[code] - beta * class): its *code* is the card it moves and where it goes (a
+foundation, a gap, or the card it lands on: ``code``), so the policy says "this card onto that one" for
+the whole deal; its *class* is the greedy playouts' order (``playout.kernel.move_class``: cards home
+first, a waste card that needs many draws last), a prior the policy starts from.
+
+A search of level 1 plays ``iterations`` playouts under its policy; after each it keeps the best line so
+far (cards home, then reserve cards played: ``playout.kernel.line_value``) and *adapts* the policy
+towards it (``adapt``: every move of the line up by alpha, every legal move at that step down by alpha
+times its probability). A search of level L runs ``iterations`` searches of level L - 1, each from a copy
+of its policy, and adapts its policy towards the best line they returned. The search is iterative and
+resumable: its state lives in ``PolicyArrays`` and ``stats``, and a call stops between two playouts once
+``budget`` steps are spent, so the same seed plays the same playouts however the calls are cut. When the
+top level's iterations end, a new search starts from a zero policy (the random generator goes on). A
+win's moves are left in ``line``; the solver replays them on the reference engine, as every line.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ...jit import njit
+from .. import kernel as K
+from ..codec import K_RF, K_RT, K_TF, K_WF, K_WT, P_RANKS, SC_LEN, SC_RES
+from ..playout import kernel as PK
+
+CODES = 52 * 54  # a card times where it goes: the card it lands on (0-51), a foundation (52) or a gap (53)
+
+# stats[] of the searches
+A_STEPS, A_PLAYOUTS, A_SEARCHES, A_RUNNING, A_WON_LEN, A_BEST, A_BEST_LEN = range(7)
+NASTATS = 7
+
+
+class PolicyArrays(NamedTuple):
+    """The state of a search, kept between calls: one policy and one best line a level."""
+
+    pols: np.ndarray       #: float64[levels + 1, CODES], each level's policy (row 0 unused)
+    seqs: np.ndarray       #: int64[levels + 1, depth], each level's best line (row 0: a won line)
+    lens: np.ndarray       #: int64[levels + 1], their lengths
+    best: np.ndarray       #: int64[levels + 1], their values (``line_value``; -1: none yet)
+    it: np.ndarray         #: int64[levels + 1], each level's iterations done
+    best_line: np.ndarray  #: int64[depth], the best line of every search so far (``stats[A_BEST_LEN]`` moves)
+    weights: np.ndarray    #: float64[width], a step's move weights
+    tmp: np.ndarray        #: float64[CODES], a policy being adapted
+
+
+@njit(inline="always", _nrt=False)
+def code(deal, cols, sc, d, mv):
+    """A move's code under the policy: the card it moves times 54 plus where it goes.
+
+    Parameters
+    ----------
+    deal, cols, sc, d, mv : glossary
+        As the glossary in ``search/base.py`` says.
+    """
+    reserve, talon = deal.reserve, deal.talon
+    kind = K.move_kind(mv)
+    src = K.move_src(mv)
+    if kind == K_RF or kind == K_RT:
+        card = reserve[sc[d, SC_RES] - 1]
+    elif kind == K_WF or kind == K_WT:
+        card = talon[src]
+    elif kind == K_TF:
+        card = cols[d, src, sc[d, SC_LEN + src] - 1]
+    else:
+        card = cols[d, src, sc[d, SC_LEN + src] - K.move_count(mv)]
+    if kind == K_RF or kind == K_WF or kind == K_TF:
+        where = 52
+    else:
+        dst = K.move_dst(mv)
+        n = sc[d, SC_LEN + dst]
+        where = 53 if n == 0 else np.int64(cols[d, dst, n - 1])
+    return np.int64(card) * 54 + where
+
+
+@njit(inline="always", _nrt=False)
+def _copy(dst, src, n):
+    """``dst[:n] = src[:n]``, element by element (a slice copy would need Numba's runtime).
+
+    Parameters
+    ----------
+    dst : ndarray
+        Receives the values.
+    src : ndarray
+        Gives them.
+    n : int
+        How many.
+    """
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@njit(inline="always", _nrt=False)
+def _weight(deal, stack, pol, d, k, beta):
+    """exp(policy - beta * class) of move ``k`` of level ``d``.
+
+    Parameters
+    ----------
+    deal, stack : glossary
+        As the glossary in ``search/base.py`` says.
+    pol : float64[CODES]
+        The policy.
+    d : glossary
+        As the glossary in ``search/base.py`` says.
+    k : int
+        The move's index in level ``d``'s move row.
+    beta : float
+        How much the greedy class weighs.
+    """
+    cols, sc, mask, moves = stack.cols, stack.sc, stack.mask, stack.moves
+    mv = moves[d, k]
+    return math.exp(pol[code(deal, cols, sc, d, mv)] - beta * PK.move_class(mv, sc, mask, d))
+
+
+@njit(inline="always", _nrt=False)
+def _draw(weights, n, total, rng):
+    """The index of a move drawn with probability weight / total among ``weights[:n]`` (0: left out).
+
+    Parameters
+    ----------
+    weights : float64[width]
+        The moves' weights.
+    n : int
+        How many there are.
+    total : float
+        Their sum.
+    rng : uint64[1]
+        The random generator's state (``playout.kernel.next_random``).
+    """
+    r = (np.float64(PK.next_random(rng) >> np.uint64(11)) / 9007199254740992.0) * total
+    acc = 0.0
+    last = -1
+    for k in range(n):
+        if weights[k] > 0.0:
+            acc += weights[k]
+            last = k
+            if acc >= r:
+                return k
+    return last
+
+
+@njit(inline="always", _nrt=False)
+def playout(deal, stack, visit, pol, line, weights, rng, words, scratch, stats, beta):
+    """One playout from level 0 under ``pol``, its moves into ``line``; returns (its value, its length).
+
+    Parameters
+    ----------
+    deal, stack : glossary
+        As the glossary in ``search/base.py`` says.
+    visit : uint64[rows, 2]
+        The positions' table, stamped by playout (``playout.kernel.enter``).
+    pol : float64[CODES]
+        The policy.
+    line : int64[depth]
+        Receives the moves.
+    weights : float64[width]
+        Work space: a step's move weights.
+    rng : uint64[1]
+        The random generator's state.
+    words : uint64[4]
+        Work space for a key.
+    scratch : int64[SCRATCH_SIZE]
+        The move generator's and the key's work space (``SCR_*``).
+    stats : int64[NASTATS]
+        The counters (``A_*``).
+    beta : float
+        How much the greedy class weighs.
+    """
+    params, reserve, talon = deal.params, deal.reserve, deal.talon
+    cols, sc, mask, moves = stack.cols, stack.sc, stack.mask, stack.moves
+    maxd = sc.shape[0] - 2
+    won = 4 * params[P_RANKS]
+    stats[A_PLAYOUTS] += 1
+    stamp = np.uint64(stats[A_PLAYOUTS])
+    d = 0
+    K.key(cols, sc, mask, d, params, words, scratch)
+    PK.enter(visit, K.key_hash(words), stamp)
+    K.copy_level(cols, sc, mask, d)
+    while d < maxd and K.score(sc, d) < won:
+        n = K.gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
+        total = 0.0
+        for k in range(n):
+            weights[k] = _weight(deal, stack, pol, d, k, beta)
+            total += weights[k]
+        chosen = -1
+        for _ in range(n):  # draw until a move reaches a position new to this playout
+            k = _draw(weights, n, total, rng)
+            if k < 0:  # every weight left is 0 (an underflow)
+                break
+            total -= weights[k]
+            weights[k] = 0.0
+            K.reset_level(cols, sc, mask, d)
+            K.apply(cols, sc, mask, d + 1, moves[d, k], params, reserve, talon)
+            stats[A_STEPS] += 1
+            K.key(cols, sc, mask, d + 1, params, words, scratch)
+            if PK.enter(visit, K.key_hash(words), stamp) == 1:
+                chosen = k
+                break
+        if chosen < 0:
+            break
+        line[d] = moves[d, chosen]
+        d += 1
+        K.copy_level(cols, sc, mask, d)
+    return PK.line_value(sc, d), d
+
+
+@njit(inline="always", _nrt=False)
+def adapt(deal, stack, pa, lv, alpha, beta, scratch, stats):
+    """Move level ``lv``'s policy towards its best line (replayed from level 0): each move of the line up by
+    ``alpha``, every legal move at that step down by ``alpha`` times its probability under the old policy.
+
+    Parameters
+    ----------
+    deal, stack : glossary
+        As the glossary in ``search/base.py`` says.
+    pa : PolicyArrays
+        The search's state.
+    lv : int
+        The level whose policy moves (``pa.pols[lv]``, towards ``pa.seqs[lv, :pa.lens[lv]]``).
+    alpha : float
+        The step.
+    beta : float
+        How much the greedy class weighs.
+    scratch : int64[SCRATCH_SIZE]
+        The move generator's and the key's work space (``SCR_*``).
+    stats : int64[NASTATS]
+        The counters (``A_*``); the replay's moves count as steps.
+    """
+    params, reserve, talon = deal.params, deal.reserve, deal.talon
+    cols, sc, mask, moves = stack.cols, stack.sc, stack.mask, stack.moves
+    pol, new, probs = pa.pols[lv], pa.tmp, pa.weights
+    _copy(new, pol, CODES)
+    for d in range(pa.lens[lv]):
+        K.copy_level(cols, sc, mask, d)
+        m = K.gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
+        z = 0.0
+        for k in range(m):
+            probs[k] = _weight(deal, stack, pol, d, k, beta)
+            z += probs[k]
+        for k in range(m):
+            new[code(deal, cols, sc, d, moves[d, k])] -= alpha * probs[k] / z
+        mv = pa.seqs[lv, d]
+        new[code(deal, cols, sc, d, mv)] += alpha
+        K.reset_level(cols, sc, mask, d)
+        K.apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
+        stats[A_STEPS] += 1
+    _copy(pol, new, CODES)
+
+
+@njit(inline="always", _nrt=False)
+def _restart(pa, top, stats):
+    """Start a new search of level ``top`` from a zero policy.
+
+    Parameters
+    ----------
+    pa : PolicyArrays
+        The search's state.
+    top : int
+        The top level.
+    stats : int64[NASTATS]
+        The counters (``A_*``).
+    """
+    for i in range(CODES):
+        pa.pols[top, i] = 0.0
+    for lo in range(top - 1, 0, -1):
+        _copy(pa.pols[lo], pa.pols[lo + 1], CODES)
+    for lo in range(top + 1):
+        pa.best[lo] = -1
+        pa.it[lo] = 0
+    stats[A_SEARCHES] += 1
+    stats[A_RUNNING] = 1
+
+
+@njit(inline="always", _nrt=False)
+def _keep(pa, lv, v, src, n):
+    """Level ``lv``'s best line becomes ``src[:n]`` (of value ``v``) when ``v`` is at least its best.
+
+    Parameters
+    ----------
+    pa : PolicyArrays
+        The search's state.
+    lv : int
+        The level.
+    v : int
+        The line's value.
+    src : int64[depth]
+        The line.
+    n : int
+        Its length.
+    """
+    if v >= pa.best[lv]:
+        pa.best[lv] = v
+        _copy(pa.seqs[lv], src, n)
+        pa.lens[lv] = n
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def search(deal, stack, visit, pa, line, rng, words, scratch, stats, shape, rates, budget):
+    """Searches of level ``shape[0]`` from level 0 until one wins (1: its moves in ``line[:stats[A_WON_LEN]]``)
+    or ``budget`` steps are spent (0), resumed from ``pa`` and ``stats``.
+
+    Parameters
+    ----------
+    deal, stack : glossary
+        As the glossary in ``search/base.py`` says.
+    visit : uint64[rows, 2]
+        The playouts' table of positions (rows a power of two), stamped by playout.
+    pa : PolicyArrays
+        The search's state, kept between calls.
+    line : int64[depth]
+        The playout under way (the won one at the end).
+    rng : uint64[1]
+        The random generator's state (never 0).
+    words : uint64[4]
+        Work space for a key.
+    scratch : int64[SCRATCH_SIZE]
+        The move generator's and the key's work space (``SCR_*``).
+    stats : int64[NASTATS]
+        The counters (``A_*``), kept between calls.
+    shape : int64[2]
+        The top level (at least 1) and the iterations of each level.
+    rates : float64[2]
+        alpha (the adaptation's step) and beta (how much the greedy class weighs).
+    budget : int
+        Stop once ``stats[A_STEPS]`` reaches this (between two playouts).
+    """
+    top, iters = shape[0], shape[1]
+    alpha, beta = rates[0], rates[1]
+    won = 4 * deal.params[P_RANKS]
+    while stats[A_STEPS] < budget:
+        if stats[A_RUNNING] == 0:
+            _restart(pa, top, stats)
+        before = stats[A_STEPS]
+        v, n = playout(deal, stack, visit, pa.pols[1], line, pa.weights, rng, words, scratch, stats, beta)
+        if stats[A_STEPS] == before:  # the start has no move the kernel plays: no playout ever will
+            return 0
+        if K.score(stack.sc, n) == won:
+            stats[A_WON_LEN] = n
+            return 1
+        if v > stats[A_BEST]:
+            stats[A_BEST] = v
+            _copy(pa.best_line, line, n)
+            stats[A_BEST_LEN] = n
+        _keep(pa, 1, v, line, n)
+        adapt(deal, stack, pa, 1, alpha, beta, scratch, stats)
+        pa.it[1] += 1
+        lv = 1
+        while lv < top and pa.it[lv] >= iters:  # a level's iterations done: its best goes up a level
+            _keep(pa, lv + 1, pa.best[lv], pa.seqs[lv], pa.lens[lv])
+            adapt(deal, stack, pa, lv + 1, alpha, beta, scratch, stats)
+            pa.it[lv + 1] += 1
+            lv += 1
+        if pa.it[lv] >= iters:  # the top level is done: the next search starts afresh
+            stats[A_RUNNING] = 0
+        elif lv > 1:  # the levels below lv start again from copies of its policy
+            for lo in range(lv - 1, 0, -1):
+                _copy(pa.pols[lo], pa.pols[lo + 1], CODES)
+                pa.best[lo] = -1
+                pa.it[lo] = 0
+    return 0
