@@ -27,10 +27,7 @@ from reference_search import exhaustive_winnable
 def _state(start: Position, level: int) -> tuple:
     prob = LoneSearch(start)
     depth, width = prob.moves.shape
-    pa = AK.PolicyArrays(np.zeros((level + 1, AK.CODES)), np.zeros((level + 1, depth), np.int64),
-                         np.zeros(level + 1, np.int64), np.full(level + 1, -1, np.int64),
-                         np.zeros(level + 1, np.int64), np.zeros(depth, np.int64), np.zeros(width + 8),
-                         np.zeros(AK.CODES))
+    pa = adapt.policy_arrays(level, depth, width)
     return (prob, pa, np.zeros((adapt.VISIT_ROWS, 2), np.uint64), np.zeros(depth, np.int64),
             np.array([0x9E3779B97F4A7C15], np.uint64), np.zeros(4, np.uint64), np.zeros(AK.NASTATS, np.int64))
 

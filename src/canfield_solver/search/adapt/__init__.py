@@ -26,6 +26,15 @@ BETA = 0.5         # how much the greedy playouts' class of a move weighs agains
 ENTRY_POINTS = (AK.search,)
 
 
+def policy_arrays(level: int, depth: int, width: int) -> AK.PolicyArrays:
+    """A search's state for a top level of ``level``, lines of ``depth`` steps of ``width`` moves at most."""
+    rows = level + 1
+    return AK.PolicyArrays(np.zeros((rows, AK.CODES)), np.zeros((rows, depth, width), np.int64),
+                           np.zeros((rows, depth, width)), np.zeros((rows, depth), np.int64),
+                           np.zeros((rows, depth), np.int64), np.zeros(rows, np.int64), np.full(rows, -1, np.int64),
+                           np.zeros(rows, np.int64), np.zeros(depth, np.int64), np.zeros(max(AK.CODES, width)))
+
+
 def policy(start: Position, limits: Limits, seed: int = 1, level: int = LEVEL, iterations: int = ITERATIONS,
            beta: float = BETA) -> PlayoutOutcome:
     """Searches of ``level`` from ``start`` until one wins or a limit (steps as nodes, seconds, Ctrl-C) stops
@@ -36,10 +45,7 @@ def policy(start: Position, limits: Limits, seed: int = 1, level: int = LEVEL, i
     t0 = time.perf_counter()
     prob = LoneSearch(start)
     depth, width = prob.moves.shape
-    pa = AK.PolicyArrays(np.zeros((level + 1, AK.CODES)), np.zeros((level + 1, depth), np.int64),
-                         np.zeros(level + 1, np.int64), np.full(level + 1, -1, np.int64),
-                         np.zeros(level + 1, np.int64), np.zeros(depth, np.int64), np.zeros(width + 8),
-                         np.zeros(AK.CODES))
+    pa = policy_arrays(level, depth, width)
     visit = np.zeros((VISIT_ROWS, 2), np.uint64)
     line = np.zeros(depth, np.int64)
     rng = np.array([(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)], np.uint64)

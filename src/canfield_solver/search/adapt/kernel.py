@@ -11,7 +11,9 @@ first, a waste card that needs many draws last), a prior the policy starts from.
 A search of level 1 plays ``iterations`` playouts under its policy; after each it keeps the best line so
 far (cards home, then reserve cards played: ``playout.kernel.line_value``) and *adapts* the policy
 towards it (``adapt``: every move of the line up by alpha, every legal move at that step down by alpha
-times its probability). A search of level L runs ``iterations`` searches of level L - 1, each from a copy
+times its probability). A playout records each step's legal moves (their codes and priors) and the one it
+played, so adapting reads the line's record instead of generating its moves again (one copy of the move
+generator in the compiled search, not two). A search of level L runs ``iterations`` searches of level L - 1, each from a copy
 of its policy, and adapts its policy towards the best line they returned. The search is iterative and
 resumable: its state lives in ``PolicyArrays`` and ``stats``, and a call stops between two playouts once
 ``budget`` steps are spent, so the same seed plays the same playouts however the calls are cut. When the
@@ -39,16 +41,19 @@ NASTATS = 7
 
 
 class PolicyArrays(NamedTuple):
-    """The state of a search, kept between calls: one policy and one best line a level."""
+    """The state of a search, kept between calls: one policy a level, and one recorded line a level (row 0:
+    the playout under way), each step of a line as its legal moves' codes and priors and the one it played."""
 
     pols: np.ndarray       #: float64[levels + 1, CODES], each level's policy (row 0 unused)
-    seqs: np.ndarray       #: int64[levels + 1, depth], each level's best line (row 0: a won line)
-    lens: np.ndarray       #: int64[levels + 1], their lengths
-    best: np.ndarray       #: int64[levels + 1], their values (``line_value``; -1: none yet)
+    codes: np.ndarray      #: int64[levels + 1, depth, width], each line's steps: every legal move's code
+    prior: np.ndarray      #: float64[levels + 1, depth, width], and its prior (beta times its class)
+    nmov: np.ndarray       #: int64[levels + 1, depth], how many legal moves each step had
+    pick: np.ndarray       #: int64[levels + 1, depth], the index of the move each step played
+    lens: np.ndarray       #: int64[levels + 1], each line's length
+    best: np.ndarray       #: int64[levels + 1], each level's best value (``line_value``; -1: none yet)
     it: np.ndarray         #: int64[levels + 1], each level's iterations done
     best_line: np.ndarray  #: int64[depth], the best line of every search so far (``stats[A_BEST_LEN]`` moves)
-    weights: np.ndarray    #: float64[width], a step's move weights
-    tmp: np.ndarray        #: float64[CODES], a policy being adapted
+    tmp: np.ndarray        #: float64[CODES], a policy being adapted, then a step's move weights
 
 
 @njit(inline="always", _nrt=False)
@@ -98,28 +103,6 @@ def _copy(dst, src, n):
 
 
 @njit(inline="always", _nrt=False)
-def _weight(deal, stack, pol, d, k, beta):
-    """exp(policy - beta * class) of move ``k`` of level ``d``.
-
-    Parameters
-    ----------
-    deal, stack : glossary
-        As the glossary in ``search/base.py`` says.
-    pol : float64[CODES]
-        The policy.
-    d : glossary
-        As the glossary in ``search/base.py`` says.
-    k : int
-        The move's index in level ``d``'s move row.
-    beta : float
-        How much the greedy class weighs.
-    """
-    cols, sc, mask, moves = stack.cols, stack.sc, stack.mask, stack.moves
-    mv = moves[d, k]
-    return math.exp(pol[code(deal, cols, sc, d, mv)] - beta * PK.move_class(mv, sc, mask, d))
-
-
-@njit(inline="always", _nrt=False)
 def _draw(weights, n, total, rng):
     """The index of a move drawn with probability weight / total among ``weights[:n]`` (0: left out).
 
@@ -147,8 +130,9 @@ def _draw(weights, n, total, rng):
 
 
 @njit(inline="always", _nrt=False)
-def playout(deal, stack, visit, pol, line, weights, rng, words, scratch, stats, beta):
-    """One playout from level 0 under ``pol``, its moves into ``line``; returns (its value, its length).
+def playout(deal, stack, visit, pa, line, rng, words, scratch, stats, beta):
+    """One playout from level 0 under ``pa.pols[1]``, its moves into ``line`` and its steps into row 0 of
+    ``pa``'s lines; returns its value.
 
     Parameters
     ----------
@@ -156,12 +140,10 @@ def playout(deal, stack, visit, pol, line, weights, rng, words, scratch, stats, 
         As the glossary in ``search/base.py`` says.
     visit : uint64[rows, 2]
         The positions' table, stamped by playout (``playout.kernel.enter``).
-    pol : float64[CODES]
-        The policy.
+    pa : PolicyArrays
+        The search's state: the policy it plays by, the line it records.
     line : int64[depth]
         Receives the moves.
-    weights : float64[width]
-        Work space: a step's move weights.
     rng : uint64[1]
         The random generator's state.
     words : uint64[4]
@@ -183,12 +165,18 @@ def playout(deal, stack, visit, pol, line, weights, rng, words, scratch, stats, 
     K.key(cols, sc, mask, d, params, words, scratch)
     PK.enter(visit, K.key_hash(words), stamp)
     K.copy_level(cols, sc, mask, d)
+    pol, weights = pa.pols[1], pa.tmp
     while d < maxd and K.score(sc, d) < won:
         n = K.gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
         total = 0.0
         for k in range(n):
-            weights[k] = _weight(deal, stack, pol, d, k, beta)
+            c = code(deal, cols, sc, d, moves[d, k])
+            p = beta * PK.move_class(moves[d, k], sc, mask, d)
+            pa.codes[0, d, k] = c
+            pa.prior[0, d, k] = p
+            weights[k] = math.exp(pol[c] - p)
             total += weights[k]
+        pa.nmov[0, d] = n
         chosen = -1
         for _ in range(n):  # draw until a move reaches a position new to this playout
             k = _draw(weights, n, total, rng)
@@ -206,51 +194,38 @@ def playout(deal, stack, visit, pol, line, weights, rng, words, scratch, stats, 
         if chosen < 0:
             break
         line[d] = moves[d, chosen]
+        pa.pick[0, d] = chosen
         d += 1
         K.copy_level(cols, sc, mask, d)
-    return PK.line_value(sc, d), d
+    pa.lens[0] = d
+    return PK.line_value(sc, d)
 
 
 @njit(inline="always", _nrt=False)
-def adapt(deal, stack, pa, lv, alpha, beta, scratch, stats):
-    """Move level ``lv``'s policy towards its best line (replayed from level 0): each move of the line up by
-    ``alpha``, every legal move at that step down by ``alpha`` times its probability under the old policy.
+def adapt(pa, lv, alpha):
+    """Move level ``lv``'s policy towards its recorded line: each move the line played up by ``alpha``, every
+    legal move at that step down by ``alpha`` times its probability under the old policy.
 
     Parameters
     ----------
-    deal, stack : glossary
-        As the glossary in ``search/base.py`` says.
     pa : PolicyArrays
-        The search's state.
+        The search's state (``pa.pols[lv]`` moves towards line ``lv``).
     lv : int
-        The level whose policy moves (``pa.pols[lv]``, towards ``pa.seqs[lv, :pa.lens[lv]]``).
+        The level.
     alpha : float
         The step.
-    beta : float
-        How much the greedy class weighs.
-    scratch : int64[SCRATCH_SIZE]
-        The move generator's and the key's work space (``SCR_*``).
-    stats : int64[NASTATS]
-        The counters (``A_*``); the replay's moves count as steps.
     """
-    params, reserve, talon = deal.params, deal.reserve, deal.talon
-    cols, sc, mask, moves = stack.cols, stack.sc, stack.mask, stack.moves
-    pol, new, probs = pa.pols[lv], pa.tmp, pa.weights
+    pol, new = pa.pols[lv], pa.tmp
     _copy(new, pol, CODES)
     for d in range(pa.lens[lv]):
-        K.copy_level(cols, sc, mask, d)
-        m = K.gen(deal, cols, sc, mask, d, moves[d], True, scratch, -1, -1, -1)
+        m = pa.nmov[lv, d]
         z = 0.0
         for k in range(m):
-            probs[k] = _weight(deal, stack, pol, d, k, beta)
-            z += probs[k]
+            z += math.exp(pol[pa.codes[lv, d, k]] - pa.prior[lv, d, k])
         for k in range(m):
-            new[code(deal, cols, sc, d, moves[d, k])] -= alpha * probs[k] / z
-        mv = pa.seqs[lv, d]
-        new[code(deal, cols, sc, d, mv)] += alpha
-        K.reset_level(cols, sc, mask, d)
-        K.apply(cols, sc, mask, d + 1, mv, params, reserve, talon)
-        stats[A_STEPS] += 1
+            c = pa.codes[lv, d, k]
+            new[c] -= alpha * math.exp(pol[c] - pa.prior[lv, d, k]) / z
+        new[pa.codes[lv, d, pa.pick[lv, d]]] += alpha
     _copy(pol, new, CODES)
 
 
@@ -279,8 +254,8 @@ def _restart(pa, top, stats):
 
 
 @njit(inline="always", _nrt=False)
-def _keep(pa, lv, v, src, n):
-    """Level ``lv``'s best line becomes ``src[:n]`` (of value ``v``) when ``v`` is at least its best.
+def _keep(pa, lv, v, src):
+    """Level ``lv``'s best line becomes line ``src`` (of value ``v``) when ``v`` is at least its best.
 
     Parameters
     ----------
@@ -290,15 +265,19 @@ def _keep(pa, lv, v, src, n):
         The level.
     v : int
         The line's value.
-    src : int64[depth]
-        The line.
-    n : int
-        Its length.
+    src : int
+        The row of the line (0: the playout just played; ``lv - 1``: the level below's best).
     """
     if v >= pa.best[lv]:
         pa.best[lv] = v
-        _copy(pa.seqs[lv], src, n)
+        n = pa.lens[src]
         pa.lens[lv] = n
+        for d in range(n):
+            m = pa.nmov[src, d]
+            pa.nmov[lv, d] = m
+            pa.pick[lv, d] = pa.pick[src, d]
+            _copy(pa.codes[lv, d], pa.codes[src, d], m)
+            _copy(pa.prior[lv, d], pa.prior[src, d], m)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -338,7 +317,8 @@ def search(deal, stack, visit, pa, line, rng, words, scratch, stats, shape, rate
         if stats[A_RUNNING] == 0:
             _restart(pa, top, stats)
         before = stats[A_STEPS]
-        v, n = playout(deal, stack, visit, pa.pols[1], line, pa.weights, rng, words, scratch, stats, beta)
+        v = playout(deal, stack, visit, pa, line, rng, words, scratch, stats, beta)
+        n = pa.lens[0]
         if stats[A_STEPS] == before:  # the start has no move the kernel plays: no playout ever will
             return 0
         if K.score(stack.sc, n) == won:
@@ -348,13 +328,13 @@ def search(deal, stack, visit, pa, line, rng, words, scratch, stats, shape, rate
             stats[A_BEST] = v
             _copy(pa.best_line, line, n)
             stats[A_BEST_LEN] = n
-        _keep(pa, 1, v, line, n)
-        adapt(deal, stack, pa, 1, alpha, beta, scratch, stats)
+        _keep(pa, 1, v, 0)
+        adapt(pa, 1, alpha)
         pa.it[1] += 1
         lv = 1
         while lv < top and pa.it[lv] >= iters:  # a level's iterations done: its best goes up a level
-            _keep(pa, lv + 1, pa.best[lv], pa.seqs[lv], pa.lens[lv])
-            adapt(deal, stack, pa, lv + 1, alpha, beta, scratch, stats)
+            _keep(pa, lv + 1, pa.best[lv], lv)
+            adapt(pa, lv + 1, alpha)
             pa.it[lv + 1] += 1
             lv += 1
         if pa.it[lv] >= iters:  # the top level is done: the next search starts afresh
