@@ -8,8 +8,8 @@ one, each in a share of the caller's limits, and the exact search gets what they
    ``ADAPT_SHARE`` of what is left, at most ``ADAPT_MAX_SECONDS``: playouts under a policy learned from
    the best lines, which win deals the nested searches and the exact search leave at 6 s (6 of 30
    `rainbow` deals unknown at 2 s, each in under 0.4 s; Solvitaire's rainbow 1016 in its first playouts).
-   At 2 s it leaves `rainbow` 138 unknown of 300 deals where the build without it left 172; `chameleon`,
-   mostly lost deals, 206 against 205 (four wins more, five of the exact search's late proofs fewer).
+   At 2 s it leaves `rainbow` 145 unknown of 300 deals where the build without it left 173, `chameleon`
+   (mostly lost deals) 191 against 198 (benchmarks/results/issue70-adapt.txt).
 2. **Losses**: the abstract game over ranks (``search.ranks``, ``PROVE``), ``PROVE_SHARE`` of the time and
    of the memory; it ends early when it wins abstractly (which proves nothing), and what it leaves of its
    share goes on. An exhausted abstract game proves the deal lost (solver notes, "Loss
