@@ -22,8 +22,8 @@ function inlines, never loaded stale).
 - ``kernel_load``: compiling the kernel or loading it from Numba's cache (``compiles`` says whether it is
   compiled, and announces the compile).
 - ``portfolio``: where any suit builds, the searches of another kind that run before the exact one:
-  nested Monte Carlo searches for wins (``playout``) and the abstract game over ranks for losses and the
-  search under the key of ranks for wins (``ranks``).
+  nested Monte Carlo searches and policy adaptation for wins (``playout``, ``adapt``), and the abstract
+  game over ranks for losses and the search under the key of ranks for wins (``ranks``).
 - ``outcome``: what a driver hands back; ``solver`` makes the verdict from it.
 
 Importing this package (or ``outcome``) does not import Numba.

@@ -7,6 +7,8 @@ random within it: a card home (from the reserve, a column or the waste's top), t
 column, the waste's top onto a column, a column move, and last a waste card that needs draws, the one
 the fewest draws reach (home before onto a column). Positions are told apart by a 64-bit hash of the
 exact key, in a table stamped with the playout's number (``visit``), so a new playout clears nothing.
+``next_random``, ``enter``, ``move_class`` and ``line_value`` are shared with the policy adaptation
+(``search.adapt``), whose playouts draw by a learned policy with ``move_class`` as its prior.
 
 ``playouts`` plays them one after another from the deal; ``nested`` is a nested Monte Carlo search of level
 1 (Cazenave, IJCAI 2009; nested rollouts, Bjarnason, Fern & Tadepalli, ICGA 2007, for Klondike): at each
