@@ -1,13 +1,13 @@
-"""The second design (issue 70): where any suit builds, two searches of another kind run before the exact
-one, each in a share of the caller's limits, and the exact search gets what they leave.
+"""The second design (issue 70): where any suit builds, searches of another kind run before the exact one,
+each in a share of the caller's limits, and the exact search gets what they leave.
 
 1. **Wins**: nested Monte Carlo searches of level 1 (``search.playout``), ``NESTED_SHARE`` of the time, at
    most ``NESTED_ROUNDS`` searches. They win most of the deals the depth-first search walks past under
    these rules in milliseconds (issue 70's count: 43 of `rainbow`'s seeds 1000-1099 within 0.5 s, where
    the exact search decides 19 in 2 s). Then nested rollout policy adaptation (``search.adapt``),
    ``ADAPT_SHARE`` of what is left, at most ``ADAPT_MAX_SECONDS``: playouts under a policy learned from
-   the best lines, which win deals the nested searches and the exact search leave at 6 s (6 of 30
-   `rainbow` deals unknown at 2 s, each in under 0.4 s; Solvitaire's rainbow 1016 in its first playouts).
+   the best lines, which win deals the nested searches and the exact search leave at 6 s (8 of 30
+   `rainbow` deals unknown at 2 s, each in under 1 s; Solvitaire's rainbow 1016 in its first playouts).
    At 2 s it leaves `rainbow` 145 unknown of 300 deals where the build without it left 173, `chameleon`
    (mostly lost deals) 191 against 198 (benchmarks/results/issue70-adapt.txt).
 2. **Losses**: the abstract game over ranks (``search.ranks``, ``PROVE``), ``PROVE_SHARE`` of the time and
