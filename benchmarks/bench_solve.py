@@ -29,10 +29,14 @@ def _init(shares: tuple[tuple[str, float], ...] = ()) -> None:
         from canfield_solver.search import portfolio
     except ImportError:
         return
-    for name, value in shares:  # --portfolio NAME=VALUE: a schedule measured against another
-        if not hasattr(portfolio, name):
-            raise SystemExit(f"search.portfolio has no {name}")
-        setattr(portfolio, name, type(getattr(portfolio, name))(value))
+    import importlib
+
+    for name, value in shares:  # --portfolio NAME=VALUE (or MODULE.NAME=VALUE): a schedule against another
+        where, _, name = name.rpartition(".")
+        mod = importlib.import_module(f"canfield_solver.search.{where}") if where else portfolio
+        if not hasattr(mod, name):
+            raise SystemExit(f"{mod.__name__} has no {name}")
+        setattr(mod, name, type(getattr(mod, name))(value))
     portfolio.warm_up()
 
 
@@ -40,7 +44,12 @@ def _work(args: tuple[int, str, float, int]) -> dict:
     from canfield_solver.solver import solve
 
     seed, rules, max_seconds, workers = args
-    r = solve(seed, rules, max_seconds=max_seconds, workers=workers)
+    if rules.endswith(".json"):  # a rules file (benchmarks/rules/)
+        from canfield_solver.engine.rules import Rules
+
+        r = solve(seed, Rules.from_json_file(rules), max_seconds=max_seconds, workers=workers)
+    else:
+        r = solve(seed, rules, max_seconds=max_seconds, workers=workers)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"seed": seed, "rules": rules, "verdict": r.verdict.value, "seconds": r.seconds, "nodes": r.nodes,
             "positions": r.positions, "best_score": r.best_score, "moves": len(r.moves), "rss_mb": rss_mb}
@@ -54,7 +63,8 @@ def _pct(xs: list[float], q: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", default="0:200", help="START:STOP (default 0:200)")
-    ap.add_argument("--rules", default="canfield,canfield-whole-pile", help="comma-separated presets")
+    ap.add_argument("--rules", default="canfield,canfield-whole-pile", help="comma-separated presets or rules "
+                    "JSON files")
     ap.add_argument("--max-seconds", type=float, default=30.0)
     ap.add_argument("--jobs", type=int, default=2, help="worker processes, one deal each at a time")
     ap.add_argument("--workers", type=int, default=1, help="threads on each deal (solve(workers=N), --jobs N "
@@ -63,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
                     "many seconds")
     ap.add_argument("--out", default=None, help="write per-seed results to this JSON file")
     ap.add_argument("--portfolio", action="append", default=[], metavar="NAME=VALUE",
-                    help="set a constant of search.portfolio in the workers (a share, a round count) before timing")
+                    help="set a constant of search.portfolio (or of search.MODULE, as MODULE.NAME=VALUE) in the "
+                    "workers (a share, a round count) before timing")
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
     all_rows = []

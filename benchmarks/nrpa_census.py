@@ -18,7 +18,7 @@ import sys
 from canfield_solver import Deal
 from canfield_solver.budget import Limits
 from canfield_solver.engine.position import Position, replay
-from canfield_solver.engine.rules import get_rules
+from canfield_solver.engine.rules import Rules, get_rules
 from canfield_solver.search import adapt
 
 
@@ -33,7 +33,7 @@ def run(deal: Deal, level: int, iterations: int, beta: float, steps: int, seed: 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rules", default="rainbow")
+    ap.add_argument("--rules", default="rainbow", help="a preset or a rules JSON file")
     ap.add_argument("--seeds", required=True, help="a comma list")
     ap.add_argument("--level", type=int, default=adapt.LEVEL)
     ap.add_argument("--iterations", type=int, default=adapt.ITERATIONS)
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=2_000_000, help="playout moves at most, a deal")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
-    rules = get_rules(a.rules)
+    rules = Rules.from_json_file(a.rules) if a.rules.endswith(".json") else get_rules(a.rules)
     for s in (int(x) for x in a.seeds.split(",")):
         print(f"{a.rules} {s}: {run(Deal.from_seed(s, rules), a.level, a.iterations, a.beta, a.steps, a.seed)}",
               flush=True)

@@ -315,10 +315,12 @@ def _search(start: Position, limits: Limits, method: str) -> "Outcome":
 
         return depth_first.search(start, lim, compile_seconds)
 
-    from .search import portfolio
+    from .search import portfolio, wins_first
 
     if method == "auto" and portfolio.wanted(start.rules):
         outcome = portfolio.search(start, limits, exact)
+    elif method == "auto" and wins_first.wanted(start.rules):
+        outcome = wins_first.search(start, limits, exact)
     else:
         outcome = exact(limits)
     if method == "auto" and outcome.limit == Limit.MEMORY and not outcome.won:

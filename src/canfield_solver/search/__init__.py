@@ -24,6 +24,8 @@ function inlines, never loaded stale).
 - ``portfolio``: where any suit builds, the searches of another kind that run before the exact one:
   nested Monte Carlo searches and policy adaptation for wins (``playout``, ``adapt``), and the abstract
   game over ranks for losses and the search under the key of ranks for wins (``ranks``).
+- ``wins_first``: where gaps wait for a move (`superior-canfield`), the policy adaptation after a probe of
+  the exact search, with the portfolio's machinery.
 - ``outcome``: what a driver hands back; ``solver`` makes the verdict from it.
 
 Importing this package (or ``outcome``) does not import Numba.

@@ -25,7 +25,9 @@ each in a share of the caller's limits, and the exact search gets what they leav
 
 Under other rules (alternate colours, in suit) the count found nothing worth their time
 (benchmarks/second_design_census.py: 0-2 of each preset's 2-s unknowns), and ``wanted`` is False: the
-solver runs the exact search alone, node for node as before.
+solver runs the exact search alone, node for node as before, except where gaps wait for a move
+(``search.wins_first``: the policy adaptation after a probe of the exact search, with this module's
+``Phases``).
 
 ``search`` returns the ``Outcome`` that decided (a win's line, replayed by the solver as every line is; a
 proof of loss) or the exact search's, with every phase's nodes counted and said in ``stats["phases"]``.
@@ -109,17 +111,9 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
     The phases run only when their kernels are compiled or their first compile fits the time left
     (``compiles.estimate``); otherwise the exact search runs alone with the whole limit.
     """
-    left = limits.seconds
-    if not compiles.compiled("portfolio"):
-        expect, source = compiles.estimate("portfolio")
-        if left is not None and left < 2 * expect:
-            # No time to wait for the compile: it goes on in a process of its own, which fills Numba's cache for
-            # the searches after this one, and this one is the exact search's alone.
-            if kernel_load.background("portfolio", __name__) is not None:
-                compiles.tell(compiles.Notice("portfolio", "background", expect, source))
-            return exact(limits)
-        warm_up()
-    run = _Portfolio(start, limits)
+    if not ready(limits):
+        return exact(limits)
+    run = Phases(start, limits)
     return (run.wins() or run.adapted() or (FIND_FIRST_SHARE > 0 and run.find(FIND_FIRST_SHARE)) or run.losses()
             or (run.abstract_win and FIND_SHARE > 0 and run.find(FIND_SHARE))
             or (run.abstract_unfinished and run.left(FIND_UNFINISHED_LEFT) and FIND_UNFINISHED_SHARE > 0
@@ -127,12 +121,29 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
             or run.rest(exact))
 
 
+def ready(limits: Limits) -> bool:
+    """Whether the phases' kernels are compiled, or compiled now because their first compile fits the time
+    left (``compiles.estimate``). When it does not fit, the compile goes on in a process of its own, which
+    fills Numba's cache for the searches after this one, and False says this one is the exact search's alone."""
+    if compiles.compiled("portfolio"):
+        return True
+    left = limits.seconds
+    expect, source = compiles.estimate("portfolio")
+    if left is not None and left < 2 * expect:
+        if kernel_load.background("portfolio", __name__) is not None:
+            compiles.tell(compiles.Notice("portfolio", "background", expect, source))
+        return False
+    warm_up()
+    return True
+
+
 Decode = Callable[[list[int]], list[str]]
 
 
-class _Portfolio:
+class Phases:
     """One deal's phases: what they have spent (nodes, ``phases``: a line each for ``stats``) and the best
-    real line the searches by playouts followed, which stands for the deal's best line where nothing wins."""
+    real line the searches by playouts followed, which stands for the deal's best line where nothing wins.
+    ``search`` runs them in this module's order; ``search.wins_first`` runs its own."""
 
     def __init__(self, start: Position, limits: Limits):
         self.start, self.limits = start, limits
@@ -167,11 +178,13 @@ class _Portfolio:
             return None
         return self.played("nested", "a nested search", playout.nested(self.start, lim, rounds=NESTED_ROUNDS))
 
-    def adapted(self) -> Outcome | None:
-        """The policy adaptation: the Outcome when it wins (or an interrupt ends it), else None."""
+    def adapted(self, part: float | None = None, most: float | None = None) -> Outcome | None:
+        """The policy adaptation, ``part`` of what is left (``ADAPT_SHARE``), at most ``most`` seconds
+        (``ADAPT_MAX_SECONDS``): the Outcome when it wins (or an interrupt ends it), else None."""
         _playout, _ranks, adapt = _kernels()
-        lim = self.share(ADAPT_SHARE, ADAPT_MAX_SECONDS)
-        if lim is None or ADAPT_SHARE <= 0:
+        part = ADAPT_SHARE if part is None else part
+        lim = self.share(part, ADAPT_MAX_SECONDS if most is None else most)
+        if lim is None or part <= 0:
             return None
         return self.played("adapt", "the policy adaptation", adapt.policy(self.start, lim))
 
