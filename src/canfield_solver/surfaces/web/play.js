@@ -23,7 +23,7 @@ async function call(method, path, body) {
   if (body !== undefined) { opt.headers["Content-Type"] = "application/json"; opt.body = typeof body === "string" ? body : JSON.stringify(body); }
   const r = await fetch(path, opt);
   const data = r.headers.get("content-type")?.includes("json") ? await r.json() : await r.text();
-  if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
+  if (!r.ok) { const e = new Error(data.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
   return data;
 }
 
@@ -158,9 +158,22 @@ function show(state) {
   clearTimeout(polling);
   if (game.meter.state === "pending") polling = setTimeout(refresh, 120);
 }
+// The meter's reading, asked for until it comes. A newer position (the game moved in another tab) is shown;
+// an older one (an answer overtaken by a move of this page) is dropped, the move's own polling goes on. A
+// request that fails (a dropped connection, a busy server) is asked again a second later: the reading
+// would otherwise never come, and the meter would say "searching" for good.
 async function refresh() {
-  try { const s = await call("GET", "/api/games/" + game.id); if (s.generation === game.generation) show(s); }
-  catch (e) { say(e.message, true); }
+  const id = game.id;
+  try {
+    const s = await call("GET", "/api/games/" + id);
+    if (game.id === id && s.generation >= game.generation) show(s);
+  } catch (e) {
+    if (game.id !== id) return;
+    if (e.status === 404) { say(e.message, true); return; }
+    say("the server did not answer (" + e.message + "); asking again", true);
+    clearTimeout(polling);
+    polling = setTimeout(refresh, 1000);
+  }
 }
 async function send(move) {
   try { show(await call("POST", "/api/games/" + game.id + "/moves", {move})); say("played " + move); }
@@ -204,10 +217,19 @@ $("new").addEventListener("submit", async (e) => {
   catch (err) { say(err.message, true); }
 });
 
+// The game the address names, or a new one where it names none or the server no longer has it (404). Any
+// other failure is not a lost game: asked again, a few times, before the page says so.
 (async function start() {
   const id = new URL(location.href).searchParams.get("game");
-  try { show(id ? await call("GET", "/api/games/" + id) : await call("POST", "/api/games", {})); }
-  catch (e) {
-    try { show(await call("POST", "/api/games", {})); } catch (e2) { say(e2.message, true); }
+  for (let tries = 1; ; tries++) {
+    try { show(id ? await call("GET", "/api/games/" + id) : await call("POST", "/api/games", {})); return; }
+    catch (e) {
+      if (id && e.status === 404) {
+        try { show(await call("POST", "/api/games", {})); } catch (e2) { say(e2.message, true); }
+        return;
+      }
+      if (tries >= 5) { say(e.message, true); return; }
+      await new Promise((done) => setTimeout(done, 500 * tries));
+    }
   }
 })();
