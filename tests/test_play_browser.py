@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from test_play import players_game, stalling_game
+from test_replay_page import browser  # noqa: F401  (the fixture)
 
 from canfield_solver import Deal, Position
-from test_replay_page import browser  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.integration
 pytest.importorskip("starlette", reason="needs the 'web' extra")
