@@ -2,8 +2,9 @@
 
 This is the one place that makes a verdict and its ``SolveResult``, whatever
 searched (``search.depth_first`` on one thread, ``search.parallel`` on
-several, ``search.layered`` after or instead of them, and where any suit
-builds ``search.portfolio``'s searches before them), under a table cap
+several, ``search.layered`` after or instead of them, where any suit
+builds ``search.portfolio``'s searches before them, and where gaps wait for
+a move ``search.wins_first``'s), under a table cap
 the caller gives or ``memory.machine_cap`` sizes by the machine: every line a driver returns is replayed by the reference engine
 first, and a line it refuses is a ``SolverBugError``. Numba is imported only
 when a search runs (``search`` is loaded on first use), so this module, its
@@ -264,7 +265,9 @@ def solve(
     builds, ``"auto"`` first runs nested searches and policy adaptation
     for wins, the abstract game over ranks for losses and, where that game was won, the real moves
     under its key, each in a share of the limits (``search.portfolio``,
-    solver notes §10). ``"depth-first"`` never
+    solver notes §10); where gaps wait for a move (``superior-canfield``),
+    the exact search's first 100,000 nodes, then policy adaptation, then
+    the exact search again (``search.wins_first``). ``"depth-first"`` never
     switches and runs no other search; ``"layered"`` runs the layered proof
     alone.
 
