@@ -207,8 +207,14 @@ def test_the_portfolio_decides_what_the_exact_search_leaves_and_says_which_phase
     start = Position(Deal.from_seed(1003, get_rules("chameleon")))
     r = solve(start, max_seconds=60)
     assert r.verdict is Verdict.UNSOLVABLE and r.stats["decided_by"] == "prove"
-    assert [p["phase"] for p in r.stats["phases"]] == ["nested", "adapt", "prove"]
+    assert [p["phase"] for p in r.stats["phases"]] == ["probe", "nested", "adapt", "prove"]
     assert r.nodes == sum(p["nodes"] for p in r.stats["phases"])
+    # chameleon 640021: the exact search proves it lost in 805 nodes, so the probe answers, node for node as
+    # the exact search alone, with no phase (it waited 1.5 s for the policy adaptation before the probe).
+    start = Position(Deal.from_seed(640021, get_rules("chameleon")))
+    r, alone = solve(start, max_seconds=60), solve(start, method="depth-first")
+    assert r.verdict is alone.verdict is Verdict.UNSOLVABLE and "phases" not in r.stats
+    assert (r.nodes, r.positions) == (alone.nodes, alone.positions) and r.seconds < 1.0
     # Where it is not wanted the exact search runs alone, as before.
     r = solve(Position(Deal.from_seed(2, get_rules("canfield"))))
     assert "phases" not in r.stats
@@ -228,12 +234,13 @@ def test_the_search_under_the_key_of_ranks_runs_where_the_abstract_game_stops_un
     monkeypatch.setattr(portfolio, "ADAPT_SHARE", 0.0)
     r = solve(start, max_nodes=14_000_000)
     assert r.verdict is Verdict.SOLVED and r.stats["decided_by"] == "find", r.stats
-    assert [(p["phase"], p["ended"]) for p in r.stats["phases"]] == [("nested", "rounds"), ("prove", "nodes"),
-                                                                     ("find", "won")]
+    assert [(p["phase"], p["ended"]) for p in r.stats["phases"]] == [("probe", "nodes"), ("nested", "rounds"),
+                                                                     ("prove", "nodes"), ("find", "won")]
     assert replay(start.to_deal(), list(r.moves)).position.is_won()
     monkeypatch.setattr(portfolio, "FIND_UNFINISHED_SHARE", 0.0)  # as before: the exact search gets it all
     r = solve(start, max_nodes=14_000_000)
-    assert r.verdict is Verdict.UNKNOWN and [p["phase"] for p in r.stats["phases"]] == ["nested", "prove", "exact"]
+    assert r.verdict is Verdict.UNKNOWN and [p["phase"] for p in r.stats["phases"]] == ["probe", "nested", "prove",
+                                                                                       "exact"]
 
 
 @needs_jit
@@ -281,3 +288,31 @@ def test_a_ctrl_c_during_the_first_compile_of_the_phases_is_passed_on(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
                          capture_output=True, text=True, timeout=600)
     assert out.stdout.strip() == "interrupted", out.stderr[-2000:]
+
+
+@needs_jit
+@pytest.mark.parametrize("preset, shape", [("rainbow", (4, 3, 1)), ("pysolfc-chameleon", (4, 4, 1))])
+def test_on_reduced_decks_every_verdict_through_the_phases_is_the_exhaustive_searchs(monkeypatch, preset, shape):
+    """The agreement properties (test_solver_agreement.py) run ``solve`` on reduced decks, which the exact
+    search's probe now decides before any phase. Without the probe every deal of a losing shape goes through
+    the phases: each verdict equals the exhaustive search's, each win replays, and phases decide some deals
+    both ways (the paths are reached)."""
+    monkeypatch.setattr(portfolio, "PROBE_NODES", 0)
+    monkeypatch.setattr(portfolio, "ADAPT_MAX_SECONDS", 0.05)  # a lost deal waits this long for the proofs
+    ranks_, reserve, columns = shape   # reduced chameleon and rainbow differ only in these, so the gap rule too
+    rules = get_rules(preset).replace(name=f"{preset}-{ranks_}r{reserve}c{columns}", ranks=ranks_,
+                                      reserve_size=reserve, columns=columns)
+    by = {}
+    for seed in range(40):
+        deal = Deal.from_seed(seed, rules)
+        r = solve(deal)
+        assert r.verdict is not Verdict.UNKNOWN and (r.verdict is Verdict.SOLVED) == exhaustive_winnable(deal), seed
+        if r.solved:
+            assert replay(deal, list(r.moves), strict=True).position.is_won(), seed
+        key = (r.verdict.value, r.stats.get("decided_by", "exact"))
+        by[key] = by.get(key, 0) + 1
+    print(preset, by)  # -rP shows it
+    won_by_phases = sum(n for (v, who), n in by.items() if v == "solved" and who != "exact")
+    lost_by_phases = sum(n for (v, who), n in by.items() if v == "unsolvable" and who != "exact")
+    assert won_by_phases >= 5 and lost_by_phases >= 1, by
+

@@ -46,7 +46,7 @@ def test_the_adaptation_wins_a_deal_the_probe_leaves_and_says_so():
     r = solve(Position(deal), max_nodes=2_000_000)
     assert r.verdict is Verdict.SOLVED and r.stats["decided_by"] == "adapt", r.stats
     assert [p["phase"] for p in r.stats["phases"]] == ["probe", "adapt"]
-    assert r.stats["phases"][0]["nodes"] <= wins_first.PROBE_NODES
+    assert r.stats["phases"][0]["nodes"] <= portfolio.PROBE_NODES
     chk = replay(deal, list(r.moves), strict=True)
     assert chk.legal and chk.position.is_won()
 
@@ -69,7 +69,7 @@ def test_on_reduced_decks_every_verdict_through_the_adaptation_is_the_exhaustive
     """With no probe every deal goes through the adaptation first: of 40 deals of a shape (those small enough
     for the oracle), each verdict equals the exhaustive search's, each win replays, and the adaptation decides
     some of them (the path is reached) while some are lost (the exact search after it is reached too)."""
-    monkeypatch.setattr(wins_first, "PROBE_NODES", 0)
+    monkeypatch.setattr(portfolio, "PROBE_NODES", 0)
     monkeypatch.setattr(wins_first, "MAX_SECONDS", 0.05)  # a lost deal waits this long for the exact search
     ranks, reserve, columns = shape
     rules = SUPERIOR.replace(name=f"superior-{ranks}r{reserve}c{columns}", ranks=ranks, reserve_size=reserve,

@@ -23,6 +23,9 @@ each in a share of the caller's limits, and the exact search gets what they leav
    second (300 deals each: `rainbow` 0 changed, `chameleon` 4 proofs fewer), so it waits for longer limits.
 4. The exact search (``depth_first``, or ``parallel`` with several workers) with what is left.
 
+Before them all the exact search looks for ``PROBE_NODES`` nodes (``probe``): a deal it decides at once is
+answered at once, node for node as before.
+
 Under other rules (alternate colours, in suit) the count found nothing worth their time
 (benchmarks/second_design_census.py: 0-2 of each preset's 2-s unknowns), and ``wanted`` is False: the
 solver runs the exact search alone, node for node as before, except where gaps wait for a move
@@ -60,6 +63,7 @@ FIND_FIRST_SHARE = 0.0  # of the time, for the class-key search before the abstr
 FIND_UNFINISHED_SHARE = 0.25  # of what is left, for it where the abstract game stopped at its share, unwon,
 FIND_UNFINISHED_LEFT = 2.0    # when at least this many seconds are left (or no time limit)
 MIN_SECONDS = 0.01    # a phase given less time than this is not run
+PROBE_NODES = 100_000  # the exact search's first look, before any phase (about 0.04 s; 0: none)
 
 
 
@@ -111,14 +115,41 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
     The phases run only when their kernels are compiled or their first compile fits the time left
     (``compiles.estimate``); otherwise the exact search runs alone with the whole limit.
     """
-    if not ready(limits):
-        return exact(limits)
-    run = Phases(start, limits)
+    run = probe(start, limits, exact)
+    if isinstance(run, Outcome):
+        return run
     return (run.wins() or run.adapted() or (FIND_FIRST_SHARE > 0 and run.find(FIND_FIRST_SHARE)) or run.losses()
             or (run.abstract_win and FIND_SHARE > 0 and run.find(FIND_SHARE))
             or (run.abstract_unfinished and run.left(FIND_UNFINISHED_LEFT) and FIND_UNFINISHED_SHARE > 0
                 and run.find(FIND_UNFINISHED_SHARE))
             or run.rest(exact))
+
+
+def probe(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) -> "Outcome | Phases":
+    """The exact search's first ``PROBE_NODES`` nodes, before any phase: its Outcome when they decided the deal
+    (or the caller's limits ended it), else the ``Phases`` that go on from there, the probe's nodes and best
+    line counted in them. A deal the exact search decides at once is so searched node for node as the exact
+    search alone searches it, and waits for no phase (`chameleon` deals it proves lost in milliseconds took
+    1.5 s, the adaptation's cap, before); a deal it does not decide has lost at most ``PROBE_NODES`` nodes
+    (about 0.04 s), searched again by the exact search after the phases. Where the phases' kernels are not
+    compiled and their compile does not fit the time left, the exact search runs alone with what is left."""
+    t0 = time.perf_counter()
+    first = exact(limits.share(nodes=PROBE_NODES)) if PROBE_NODES > 0 else None
+    if first is not None and (first.limit is not Limit.NODES
+                              or (limits.nodes is not None and first.nodes >= limits.nodes)):
+        return first  # decided, or ended by the caller's limits (time, nodes, memory, Ctrl-C)
+    spent = 0 if first is None else first.nodes
+    if not ready(limits.spent(spent)):
+        out = exact(limits.spent(spent))
+        out.nodes += spent
+        out.seconds = time.perf_counter() - t0
+        return out
+    run = Phases(start, limits)
+    if first is not None:
+        run.t0, run.spent = t0, spent
+        run.phases.append({"phase": "probe", "ended": "nodes", "nodes": spent, "seconds": round(first.seconds, 4)})
+        run.best = (first.best_score, first.best_path, first.decode)
+    return run
 
 
 def ready(limits: Limits) -> bool:
