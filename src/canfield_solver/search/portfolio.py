@@ -144,12 +144,7 @@ def probe(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) -
         out.nodes += spent
         out.seconds = time.perf_counter() - t0
         return out
-    run = Phases(start, limits)
-    if first is not None:
-        run.t0, run.spent = t0, spent
-        run.phases.append({"phase": "probe", "ended": "nodes", "nodes": spent, "seconds": round(first.seconds, 4)})
-        run.best = (first.best_score, first.best_path, first.decode)
-    return run
+    return Phases(start, limits) if first is None else Phases(start, limits, probed=first, t0=t0)
 
 
 def ready(limits: Limits) -> bool:
@@ -174,14 +169,18 @@ Decode = Callable[[list[int]], list[str]]
 class Phases:
     """One deal's phases: what they have spent (nodes, ``phases``: a line each for ``stats``) and the best
     real line the searches by playouts followed, which stands for the deal's best line where nothing wins.
-    ``search`` runs them in this module's order; ``search.wins_first`` runs its own."""
+    ``search`` runs them in this module's order; ``search.wins_first`` runs its own. Made by ``probe`` after
+    the exact search's first look (``probed``, the Outcome it ended with, and ``t0``, when it began), whose
+    nodes, time and best line count as the phases' own."""
 
-    def __init__(self, start: Position, limits: Limits):
+    def __init__(self, start: Position, limits: Limits, probed: Outcome | None = None, t0: float | None = None):
         self.start, self.limits = start, limits
-        self.t0 = time.perf_counter()
-        self.spent = 0
-        self.phases: list[dict] = []
-        self.best: tuple[int, list[int], Decode] | None = None
+        self.t0 = time.perf_counter() if t0 is None else t0
+        self.spent = 0 if probed is None else probed.nodes
+        self.phases: list[dict] = [] if probed is None else [
+            {"phase": "probe", "ended": "nodes", "nodes": probed.nodes, "seconds": round(probed.seconds, 4)}]
+        self.best: tuple[int, list[int], Decode] | None = (
+            None if probed is None else (probed.best_score, probed.best_path, probed.decode))
         self.abstract_win = False  # the abstract game was won: a sign, no proof, that the deal may be won
         self.abstract_unfinished = False  # it stopped at its share (time, nodes or memory), neither won nor lost
 
