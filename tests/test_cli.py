@@ -233,8 +233,12 @@ def test_wording_counts_and_columns():
 def test_the_advice_on_unknown_says_when_a_preset_is_mostly_undecided():
     """Issue 63: under rainbow and chameleon the advice went 60 -> 240 -> 960 s with no word that most of
     those presets' deals stay unknown at any reasonable limit."""
-    hard = invoke("solve", "700000", "--rules", "rainbow", "--max-nodes", "20000")  # unknown at 60 s
-    assert hard.exit_code == 3 and "note: under rainbow most deals stay undecided: 87% of 1,000" in hard.output
+    hard = invoke("solve", "700000", "--rules", "chameleon", "--max-nodes", "20000")  # unknown at 60 s
+    assert hard.exit_code == 3 and "note: under chameleon most deals stay undecided: 56% of 1,000" in hard.output
+    # rainbow's first 1,000 deals were 87% unknown at 2 s before issue 70's build and are 39% now (the study's
+    # rows measured again): the note follows the committed study, not a list of presets
+    now = invoke("solve", "700000", "--rules", "rainbow", "--max-nodes", "20000")
+    assert now.exit_code == 3 and "to go further" in now.output and "most deals stay undecided" not in now.output
     strict = invoke("solve", "35", "--max-nodes", "20000")
     assert strict.exit_code == 3 and "to go further" in strict.output and "most deals stay undecided" not in strict.output
 
