@@ -55,7 +55,11 @@ def _verdicts(rows: list[dict]) -> dict[int, str]:
 
 
 def _counts(v: dict[int, str]) -> str:
-    c = {k: sum(1 for x in v.values() if x == k) for k in ("solved", "unsolvable", "unknown")}
+    from canfield_solver.solver import verdict_counts
+
+    c = verdict_counts()
+    for x in v.values():
+        c[x] += 1
     return f"{c['solved']} won / {c['unsolvable']} lost / {c['unknown']} unknown of {len(v)}"
 
 
