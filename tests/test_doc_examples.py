@@ -87,3 +87,48 @@ def test_a_study_example_without_its_guard_is_what_the_script_run_catches(tmp_pa
             "store='s.sqlite')\n")
     with pytest.raises(AssertionError, match="saved as a file and run, failed"):
         _run_as_a_script(code, tmp_path, "studies.md")
+
+
+# --- The Getting started page's console blocks: each `$ command` run in order in one folder, its output matched
+# against the lines shown under it (``...`` stands for anything, across lines too).
+
+GETTING_STARTED = DOCS / "getting-started.md"
+
+
+def _console_steps(text: str) -> list[tuple[str, str]]:
+    """(command, expected output) for every ``$ `` line of the page's ```console blocks."""
+    steps: list[tuple[str, str]] = []
+    for block in re.findall(r"^```console\n(.*?)^```", text, re.S | re.M):
+        for chunk in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, expected = chunk.partition("\n")
+            steps.append((command, expected.rstrip("\n")))
+    return steps
+
+
+def _matches(expected: str, output: str) -> bool:
+    pattern = ".*?".join(re.escape(part) for part in expected.split("..."))
+    return re.fullmatch(pattern, output.rstrip("\n"), re.S) is not None
+
+
+def test_the_matcher_can_fail():
+    assert _matches("seed 2 · canfield: solved in ... s, ... nodes", "seed 2 · canfield: solved in 0.7 s, 222 nodes")
+    assert not _matches("seed 2 · canfield: solved in ... s", "seed 2 · canfield: unknown in 0.7 s")
+    assert not _matches("best score: 52/52", "best score: 52/52\nanother line")
+
+
+def test_the_getting_started_page_has_console_examples():
+    steps = _console_steps(GETTING_STARTED.read_text(encoding="utf-8"))
+    assert len(steps) >= 6 and any(c.startswith("canfield winrate") and "--plan" in c for c, _ in steps)
+
+
+@needs_jit
+def test_the_getting_started_pages_commands_print_what_it_shows(tmp_path):
+    """A reader who types the page's commands one after another (in one folder: the rules file and the store
+    are made by earlier ones) sees what the page shows."""
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               COLUMNS="200")
+    for command, expected in _console_steps(GETTING_STARTED.read_text(encoding="utf-8")):
+        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert _matches(expected, done.stdout), (f"docs/getting-started.md: `{command}` printed\n{done.stdout}"
+                                                 f"{done.stderr[-2000:]}\nwhere the page shows\n{expected}")

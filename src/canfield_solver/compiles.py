@@ -1,13 +1,17 @@
 """Every first compile the product makes, said and timed, and made once a machine.
 
-Four things are compiled with Numba the first time they run on a machine and loaded from its on-disk
-cache afterwards: Canfield's search kernel (``"kernel"``), its layered proof (``"layered"``), the pairs
-games' search (``"pairs"``: nine-packets, ten-columns) and aces-and-kings' (``"aces-and-kings"``, bisley
-too). Whatever compiles or loads one of them does it inside ``compiling(what)``, which
+Each of ``NAMES`` is compiled with Numba the first time it runs on a machine and loaded from its on-disk
+cache afterwards: Canfield's search kernel (``"kernel"``), the searches that run before it where any suit
+builds (``"nested"``, ``"adapt"``, ``"ranks"``: one each, so that each phase runs as soon as its own
+compile is done), its layered proof (``"layered"``), the pairs games' search (``"pairs"``: nine-packets,
+ten-columns) and aces-and-kings' (``"aces-and-kings"``, bisley too). Whatever compiles or loads one of them
+does it inside ``compiling(what)`` (or, for several in a row in one process, ``compile_in_turn``), which
 
 - holds a lock file for ``what`` (``fcntl.flock``, released when the process ends however it ends), so
   that several processes that start cold together (a study's workers, a solve beside a background
-  compile) compile it once: the first compiles, the others wait and then load what it wrote;
+  compile) compile it once: the first compiles, the others wait and then load what it wrote; the holder
+  writes when it took the lock into the file, so another process can say how long it has been compiling
+  (``since``);
 - when it compiles (``compiled(what)`` False: the package's one answer to "is it compiled?"), tells the
   listeners before (``Notice`` with the figure to expect) and after (the seconds it took), and records
   those seconds in the cache directory, so the next notice on this machine quotes this machine's own
@@ -39,16 +43,20 @@ except ImportError:  # not POSIX: no lock; a compile may then happen in two proc
     fcntl = None  # type: ignore[assignment]
 
 # What each compile took on the 2-core development machine, in seconds, with a fresh cache (medians;
-# benchmarks/bench_first_answer.py for the kernel, bench_compile.py --what for the others; 2026-12-02).
+# benchmarks/bench_first_answer.py for the kernel, bench_compile.py --what for the others).
 # Quoted only until this machine has compiled it once and recorded its own figure.
-MEASURED = {"kernel": 18.0, "layered": 28.0, "pairs": 3.0, "aces-and-kings": 11.5, "portfolio": 9.0}
+MEASURED = {"kernel": 19.0, "nested": 12.5, "ranks": 5.5, "adapt": 12.0, "layered": 28.0, "pairs": 3.0,
+            "aces-and-kings": 11.5}
 
 NAMES = {
     "kernel": "the search kernel",
+    "nested": "the nested searches for wins",
+    "ranks": "the game over ranks",
+    "adapt": "the policy adaptation",
     "layered": "the layered proof",
     "pairs": "the pairs games' search",
     "aces-and-kings": "the aces-and-kings search",
-    "portfolio": "the searches for wins and over ranks",
+    "phases": "the searches for wins and over ranks",  # nested, ranks and adapt, in one notice
 }
 
 _RECORD = "canfield-compiles.json"
@@ -155,6 +163,13 @@ def machine_lock(what: str, *, wait: bool = True) -> Iterator[bool]:
             tell(Notice(what, "wait", secs, source))
             fcntl.flock(f, fcntl.LOCK_EX)
         try:
+            try:  # when the lock was taken, for ``since`` in other processes
+                f.seek(0)
+                f.truncate()
+                f.write(f"{time.time():.3f}\n")
+                f.flush()
+            except OSError:
+                pass
             yield True
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
@@ -166,6 +181,18 @@ def busy(what: str) -> bool:
         return not got
 
 
+def since(what: str) -> float | None:
+    """How many seconds another process has held the lock for ``what`` (compiling it, or holding it for a
+    compile next in its turn: ``compile_in_turn``); None when no other process holds it."""
+    if not busy(what):
+        return None
+    try:
+        taken = float((cache_dir() / f"canfield-{what}.lock").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return max(0.0, time.time() - taken)
+
+
 # The compiled functions of each ``what``, registered by their module when it is imported (``entry_points``).
 _ENTRY_POINTS: dict[str, tuple[object, ...]] = {}
 # Where each ``what`` keeps the cache index of its main function: (its folder in the package, "file.function").
@@ -174,7 +201,9 @@ _INDEX = {
     "layered": ("search/layered", "close.close_entries"),
     "pairs": ("games", "pairs_kernel.search"),
     "aces-and-kings": ("games/aces_and_kings", "kernel.search"),
-    "portfolio": ("search/adapt", "kernel.search"),  # the phases' kernel compiled last (portfolio.warm_up)
+    "nested": ("search/playout", "kernel.nested"),
+    "ranks": ("search/ranks", "kernel.rehash"),  # compiled after ranks' search (portfolio's warm-up)
+    "adapt": ("search/adapt", "kernel.search"),
 }
 
 
@@ -225,11 +254,12 @@ def _indexed(what: str) -> bool:
 
 
 @contextlib.contextmanager
-def compiling(what: str) -> Iterator[None]:
-    """Around compiling or loading ``what``: under its machine lock; ``compiled(what)`` (asked once the lock
-    is held) says whether it only loads. A compile is told before and after, and its seconds recorded; a
-    Ctrl-C meanwhile ends it with ``KeyboardInterrupt`` (``interrupts_kept``)."""
-    with machine_lock(what), interrupts_kept():
+def compiling(what: str, *, held: bool = False) -> Iterator[None]:
+    """Around compiling or loading ``what``: under its machine lock (``held``: the caller holds it already,
+    as ``compile_in_turn`` does); ``compiled(what)`` (asked once the lock is held) says whether it only
+    loads. A compile is told before and after, and its seconds recorded; a Ctrl-C meanwhile ends it with
+    ``KeyboardInterrupt`` (``interrupts_kept``)."""
+    with (contextlib.nullcontext(True) if held else machine_lock(what)), interrupts_kept():
         if compiled(what):
             yield
             return
@@ -240,3 +270,21 @@ def compiling(what: str) -> Iterator[None]:
         took = time.perf_counter() - t0
         record(what, took)
         tell(Notice(what, "end", took))
+
+
+def compile_in_turn(steps: list[tuple[str, Callable[[], object]]]) -> None:
+    """Compile several things one after another in this process (a background compile): every step's lock
+    is taken first, so that other processes see all of them as being compiled (``busy``, ``since``) and start
+    no second compile of a later one, and each lock is let go as soon as its own compile is done, so that
+    what is ready can be used at once. ``steps``: (``what``, a function that compiles or loads it)."""
+    stacks = [contextlib.ExitStack() for _ in steps]
+    try:
+        for (what, _), stack in zip(steps, stacks):
+            stack.enter_context(machine_lock(what))
+        for (what, run), stack in zip(steps, stacks):
+            with compiling(what, held=True):
+                run()
+            stack.close()
+    finally:
+        for stack in stacks:
+            stack.close()

@@ -14,11 +14,17 @@ A process that never settles is only collected less often: every ``PAUSED_THRESH
 objects instead of 700 (a few hundred MB of cyclic garbage at the very worst), never not at all.
 ``settle`` does nothing unless ``pause`` ran, so a program that imports ``canfield_solver`` as a library
 keeps its collector exactly as it set it.
+
+The command's own clock is here too: ``elapsed`` counts from the moment the process started (the
+interpreter's start-up and every import included), so that a command's ``--max-seconds`` bounds the time
+its user waits, not the time after its imports.
 """
 
 from __future__ import annotations
 
 import gc
+import os
+import time
 
 PAUSED_THRESHOLD = 1_000_000  # new container objects between two automatic collections while paused
 
@@ -46,3 +52,26 @@ def settle() -> None:
 def paused() -> bool:
     """Whether ``pause`` ran and ``settle`` has not yet."""
     return _saved is not None
+
+
+def _started() -> float:
+    """When this process started, on ``time.monotonic``'s clock: read from /proc (Linux: the process's start in
+    clock ticks since boot, against the seconds since boot), else when this module was imported."""
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat") as f:
+            after_name = f.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - int(after_name[19]) / os.sysconf("SC_CLK_TCK")  # field 22 of stat: starttime
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    return now - age if 0.0 <= age < 60.0 else now  # no sense (a clock moved, a long-lived caller): from now
+
+
+_STARTED = _started()
+
+
+def elapsed() -> float:
+    """Seconds since this process started (``_started``): the clock a command's ``--max-seconds`` bounds."""
+    return time.monotonic() - _STARTED

@@ -133,9 +133,12 @@ class Rules:
         if self.base_removed and self.base == "random":
             raise RulesError("rules field 'base_removed' needs an int 'base' (the rank taken out to start the foundations)")
         if not 0 <= self.stock_size <= MAX_STOCK:
-            raise RulesError(
-                f"rules leave {self.stock_size} cards for the stock; allowed: 0..{MAX_STOCK}"
-            )
+            dealt_out = 1 if self.has_base_card else 4 if self.base_removed else 0
+            parts = (f"'ranks' {self.ranks} make {self.deck_size} cards; 'reserve_size' {self.reserve_size} and "
+                     f"'columns' {self.columns}" + (f" and the {dealt_out} dealt to the foundations" if dealt_out else "")
+                     + " take")
+            raise RulesError(f"rules fields 'ranks', 'reserve_size' and 'columns' leave {self.stock_size} cards for "
+                             f"the stock ({parts} {self.deck_size - self.stock_size}); allowed: 0..{MAX_STOCK}")
 
     # Derived sizes -------------------------------------------------------
     @property
@@ -347,5 +350,7 @@ def get_rules(rules: "str | Rules") -> Rules:
     key = rules.strip().lower().replace("_", "-")
     key = ALIASES.get(key, key)
     if key not in PRESETS:
-        raise RulesError(f"unknown rules {rules!r}; known presets: {', '.join(PRESETS)}")
+        hint = (f"; did you mean --rules-file {rules.strip()} (a rules file)?" if key.endswith(".json")
+                else f"; known presets: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown rules {rules!r}{hint}")
     return PRESETS[key]

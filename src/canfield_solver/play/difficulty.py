@@ -40,12 +40,14 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from ..budget import Deadline, check_limits
 from ..engine.deal import Deal
 from ..engine.position import Position
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
-from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve
+from ..solver import DEFAULT_MEMORY_MB, Verdict, solve
 
 __all__ = ["Analysis", "RATINGS", "analyze", "greedy_play", "random_play", "rate"]
 
@@ -173,23 +175,35 @@ class Analysis:
         return d
 
 
-def _probe(pos: Position, max_nodes: int, max_memory_mb: int) -> Verdict:
-    return solve(pos, max_nodes=max_nodes, max_memory_mb=max_memory_mb).verdict
+class _Probes(NamedTuple):
+    """How each probe searches: at most ``nodes`` nodes and ``memory_mb`` of table, and before ``deadline``
+    (the analysis's own time limit: a probe that finds no time left is ``unknown`` without a search)."""
+
+    nodes: int
+    memory_mb: int
+    deadline: Deadline
 
 
-def _first_moves(start: Position, first: list[str], probe_nodes: int, probe_mb: int) -> tuple[int, int]:
+def _probe(pos: Position, how: _Probes) -> Verdict:
+    left = how.deadline.left()
+    if left is not None and left <= 0:
+        return Verdict.UNKNOWN
+    return solve(pos, max_nodes=how.nodes, max_memory_mb=how.memory_mb, max_seconds=left).verdict
+
+
+def _first_moves(start: Position, first: list[str], how: _Probes) -> tuple[int, int]:
     """Winning first moves: each legal first move, then a bounded search; (won, unknown) among them."""
     win_first = unknown_first = 0
     for m in first:
         p = start.copy()
         p.play(m)
-        v = Verdict.SOLVED if p.is_won() else _probe(p, probe_nodes, probe_mb)
+        v = Verdict.SOLVED if p.is_won() else _probe(p, how)
         win_first += v == Verdict.SOLVED
         unknown_first += v == Verdict.UNKNOWN
     return win_first, unknown_first
 
 
-def _critical(start: Position, line: tuple[str, ...], probe_nodes: int, probe_mb: int) -> tuple[int, int]:
+def _critical(start: Position, line: tuple[str, ...], how: _Probes) -> tuple[int, int]:
     """Critical positions along a winning ``line``: those with a move the probe proves losing; (critical
     positions, positions probed)."""
     critical = probed = 0
@@ -204,7 +218,7 @@ def _critical(start: Position, line: tuple[str, ...], probe_nodes: int, probe_mb
             p = pos.copy()
             p.play(m)
             probed += 1
-            if not p.is_won() and _probe(p, probe_nodes, probe_mb) == Verdict.UNSOLVABLE:
+            if not p.is_won() and _probe(p, how) == Verdict.UNSOLVABLE:
                 critical += 1
                 break
         pos.play(step)
@@ -239,14 +253,18 @@ def analyze(
 ) -> Analysis:
     """Measure how hard a deal is (see the module docstring for every metric and the rating).
 
-    ``max_seconds``/``max_nodes`` bound the main search; ``probe_nodes``
-    bounds each search for the first-move and critical-position counts;
+    ``max_seconds`` bounds the whole analysis (a first compile included):
+    the main search may take all of it, and the searches behind the
+    first-move and critical-position counts run only in what it leaves
+    (one that finds no time left counts as undecided); ``max_nodes``
+    bounds the main search, ``probe_nodes`` each of those searches;
     ``playouts`` random games are played with ``random.Random(playout_seed)``.
     """
     _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
     deal = _the_deal(seed_or_deal, rules)
-    load_kernel()  # a first compile is not part of the analysis time
     t0 = time.perf_counter()
+    check_limits(max_nodes, max_seconds)
+    deadline = Deadline(max_seconds, t0)
     res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)  # None: as solve()
     if res.limit == "interrupted":  # Ctrl-C in the main search ends the analysis: no probes, no players after it
         raise KeyboardInterrupt
@@ -254,8 +272,9 @@ def analyze(
     start = Position(deal)
 
     first = start.legal_moves()
-    win_first, unknown_first = _first_moves(start, first, probe_nodes, probe_mb)
-    critical, probed = _critical(start, res.moves, probe_nodes, probe_mb) if res.solved else (0, 0)
+    how = _Probes(probe_nodes, probe_mb, deadline)
+    win_first, unknown_first = _first_moves(start, first, how)
+    critical, probed = _critical(start, res.moves, how) if res.solved else (0, 0)
     greedy = greedy_play(start)
     rng = random.Random(playout_seed)
     games = [random_play(start, rng) for _ in range(playouts)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..budget import Deadline
 from ..engine.deal import Deal, as_deal
 from ..engine.moves import Move
 from ..engine.position import move_list, replay
@@ -111,13 +112,18 @@ def _steps_played(deal: Deal, played: "list[str | Move]") -> int:
 
 def losing_move(deal: Deal, moves: Sequence[str], max_seconds: float | None) -> tuple[int | None, str]:
     """The 1-based move after which a game can no longer be won (None if never, or if the solver cannot tell),
-    and why, in words: a bisection over the moves played, each position decided (``show`` and ``hint``)."""
+    and why, in words: a bisection over the moves played, each position decided (``show`` and ``hint``), all of
+    them within ``max_seconds`` together (a position that finds no time left is undecided)."""
+    deadline = Deadline(max_seconds)
 
     def verdict(k: int) -> Verdict:
         pos = replay(deal, moves[:k]).position
         if pos.is_won():
             return Verdict.SOLVED
-        return decide(pos, max_seconds=max_seconds).verdict
+        left = deadline.left()
+        if left is not None and left <= 0:
+            return Verdict.UNKNOWN
+        return decide(pos, max_seconds=left).verdict
 
     first, last = verdict(0), verdict(len(moves))
     if first is not Verdict.SOLVED:

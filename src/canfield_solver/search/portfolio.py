@@ -39,6 +39,7 @@ proof of loss) or the exact search's, with every phase's nodes counted and said 
 from __future__ import annotations
 
 import functools
+import os
 import time
 from typing import TYPE_CHECKING, Callable
 
@@ -64,7 +65,10 @@ FIND_UNFINISHED_SHARE = 0.25  # of what is left, for it where the abstract game 
 FIND_UNFINISHED_LEFT = 2.0    # when at least this many seconds are left (or no time limit)
 MIN_SECONDS = 0.01    # a phase given less time than this is not run
 PROBE_NODES = 100_000  # the exact search's first look, before any phase (about 0.04 s; 0: none)
-
+# The phases' compiles (``compiles.NAMES``), one each, in the order a background compile takes them: the
+# nested searches first (most wins at 2 s), the game over ranks (5 s), the policy adaptation.
+UNITS = ("nested", "ranks", "adapt")
+BACKGROUND_NICE = 5  # a background compile of the phases yields to the kernel's, which every search needs
 
 
 def wanted(r: Rules) -> bool:
@@ -78,30 +82,66 @@ def _kernels() -> tuple:
     """The phases' modules, imported (and their kernels registered with ``compiles``) on first use."""
     from . import adapt, playout, ranks
 
-    compiles.entry_points("portfolio", *playout.ENTRY_POINTS, *ranks.ENTRY_POINTS, *adapt.ENTRY_POINTS)
+    compiles.entry_points("nested", *playout.ENTRY_POINTS)
+    compiles.entry_points("ranks", *ranks.ENTRY_POINTS)
+    compiles.entry_points("adapt", *adapt.ENTRY_POINTS)
     return playout, ranks, adapt
 
 
-@functools.cache  # once a process
-def warm_up() -> float:
-    """Compile (or load) the phases' kernels on a throwaway deal, once a machine; the seconds it took."""
+def _throwaway(what: str) -> None:
+    """Run the kernels of ``what`` (one of ``UNITS``) on a throwaway deal, which compiles or loads them. A Ctrl-C
+    meanwhile ends these searches "interrupted": it is the caller's, passed on as ``KeyboardInterrupt``."""
     from ..engine.deal import Deal
     from ..engine.rules import get_rules
 
     playout, ranks, adapt = _kernels()
-    t0 = time.perf_counter()
-    with compiles.compiling("portfolio"):
-        start = Position(Deal.from_seed(0, get_rules("rainbow")))
-        # A Ctrl-C during the compile ends these throwaway searches "interrupted": it is the caller's, passed on.
-        # The policy adaptation's kernel comes last: the cache index of its function says all are compiled.
-        for throwaway in (playout.nested(start, Limits(nodes=1), rounds=1),
-                          ranks.prove(start, Limits(nodes=1, memory_mb=16))):
-            if throwaway.limit is Limit.INTERRUPTED:
-                raise KeyboardInterrupt
+    start = Position(Deal.from_seed(0, get_rules("rainbow")))
+    if what == "nested":
+        ended = playout.nested(start, Limits(nodes=1), rounds=1).limit
+    elif what == "ranks":  # its rehash last: the cache index of that function says both are compiled
+        ended = ranks.prove(start, Limits(nodes=1, memory_mb=16)).limit
         ranks.warm_up_rehash()
-        if adapt.policy(start, Limits(nodes=1)).limit is Limit.INTERRUPTED:
-            raise KeyboardInterrupt
+    else:
+        ended = adapt.policy(start, Limits(nodes=1)).limit
+    if ended is Limit.INTERRUPTED:
+        raise KeyboardInterrupt
+
+
+@functools.cache  # once a process
+def warm_up_one(what: str) -> float:
+    """Compile (or load) the kernels of ``what`` (one of ``UNITS``), once a machine; the seconds it took."""
+    t0 = time.perf_counter()
+    with compiles.compiling(what):
+        _throwaway(what)
     return time.perf_counter() - t0
+
+
+def warm_up() -> float:
+    """Compile (or load) every phase's kernels on a throwaway deal, once a machine; the seconds it took."""
+    return sum(warm_up_one(what) for what in UNITS)
+
+
+def start_background() -> tuple[str, ...]:
+    """Start compiling, in a process of its own (``kernel_load.background``), every phase that is neither
+    compiled nor being compiled; the phases it will compile (none when it could not start, or when there is
+    nothing to compile or no disk cache to fill)."""
+    _kernels()
+    todo = tuple(w for w in UNITS if not compiles.compiled(w))
+    if not todo or any(compiles.busy(w) for w in todo):
+        return ()
+    return todo if kernel_load.background(todo[0], __name__) is not None else ()
+
+
+def _background_compile() -> None:
+    """``python -m canfield_solver.search.portfolio``: every phase not yet compiled, in ``UNITS``' order, each
+    lock taken first and let go as soon as that phase is compiled (``compiles.compile_in_turn``), at a lower
+    priority than the kernel's compile (``BACKGROUND_NICE``)."""
+    try:
+        os.nice(BACKGROUND_NICE)
+    except (OSError, AttributeError):
+        pass
+    _kernels()
+    compiles.compile_in_turn([(w, functools.partial(_throwaway, w)) for w in UNITS if not compiles.compiled(w)])
 
 
 def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
@@ -115,7 +155,7 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
     The phases run only when their kernels are compiled or their first compile fits the time left
     (``compiles.estimate``); otherwise the exact search runs alone with the whole limit.
     """
-    run = probe(start, limits, exact)
+    run = probe(start, limits, exact, UNITS)
     if isinstance(run, Outcome):
         return run
     return (run.wins() or run.adapted() or (FIND_FIRST_SHARE > 0 and run.find(FIND_FIRST_SHARE)) or run.losses()
@@ -125,42 +165,59 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
             or run.rest(exact))
 
 
-def probe(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) -> "Outcome | Phases":
+def probe(start: Position, limits: Limits, exact: Callable[[Limits], Outcome],
+          units: tuple[str, ...]) -> "Outcome | Phases":
     """The exact search's first ``PROBE_NODES`` nodes, before any phase: its Outcome when they decided the deal
     (or the caller's limits ended it), else the ``Phases`` that go on from there, the probe's nodes and best
     line counted in them. A deal the exact search decides at once is so searched node for node as the exact
     search alone searches it, and waits for no phase (`chameleon` deals it proves lost in milliseconds took
     1.5 s, the adaptation's cap, before); a deal it does not decide has lost at most ``PROBE_NODES`` nodes
-    (about 0.04 s), searched again by the exact search after the phases. Where the phases' kernels are not
-    compiled and their compile does not fit the time left, the exact search runs alone with what is left."""
+    (about 0.04 s), searched again by the exact search after the phases. ``units``: the compiles the caller's
+    phases need (of ``UNITS``); a phase whose kernels are not compiled, and whose compile does not fit the
+    time left, is skipped (named in ``stats["compiling"]``), and where none is ready the exact search runs alone
+    with what is left."""
     t0 = time.perf_counter()
     first = exact(limits.share(nodes=PROBE_NODES)) if PROBE_NODES > 0 else None
     if first is not None and (first.limit is not Limit.NODES
                               or (limits.nodes is not None and first.nodes >= limits.nodes)):
         return first  # decided, or ended by the caller's limits (time, nodes, memory, Ctrl-C)
     spent = 0 if first is None else first.nodes
-    if not ready(limits.spent(spent)):
+    pending = not_ready(limits.spent(spent), units)
+    if len(pending) == len(units):
         out = exact(limits.spent(spent))
         out.nodes += spent
         out.seconds = time.perf_counter() - t0
+        out.stats = {**out.stats, "compiling": list(pending)}
         return out
-    return Phases(start, limits) if first is None else Phases(start, limits, probed=first, t0=t0)
+    if first is None:
+        return Phases(start, limits, pending=pending)
+    return Phases(start, limits, probed=first, t0=t0, pending=pending)
 
 
-def ready(limits: Limits) -> bool:
-    """Whether the phases' kernels are compiled, or compiled now because their first compile fits the time
-    left (``compiles.estimate``). When it does not fit, the compile goes on in a process of its own, which
-    fills Numba's cache for the searches after this one, and False says this one is the exact search's alone."""
-    if compiles.compiled("portfolio"):
-        return True
+def not_ready(limits: Limits, units: tuple[str, ...] = UNITS) -> tuple[str, ...]:
+    """Of ``units``, the phases whose kernels are neither compiled nor compiled now because their first compile
+    fits the time left (``compiles.estimate``: twice the figure, all of them together). Those that do not
+    fit compile in a process of their own (``start_background``, unless one is compiling them already),
+    which fills Numba's cache for the searches after this one; this search runs without them."""
+    _kernels()
+    missing = tuple(w for w in units if not compiles.compiled(w))
+    if not missing:
+        return ()
     left = limits.seconds
-    expect, source = compiles.estimate("portfolio")
-    if left is not None and left < 2 * expect:
-        if kernel_load.background("portfolio", __name__) is not None:
-            compiles.tell(compiles.Notice("portfolio", "background", expect, source))
-        return False
-    warm_up()
-    return True
+    if left is None or left >= 2 * sum(compiles.estimate(w)[0] for w in missing):
+        for w in missing:
+            warm_up_one(w)
+        return ()
+    tell_background(start_background())
+    return missing
+
+
+def tell_background(started: tuple[str, ...]) -> None:
+    """Tell the listeners, in one notice, that a background compile of the phases ``started`` has begun."""
+    if started:
+        figures = [compiles.estimate(w) for w in started]
+        source = "this machine" if all(src == "this machine" for _, src in figures) else "the development machine"
+        compiles.tell(compiles.Notice("phases", "background", sum(secs for secs, _ in figures), source))
 
 
 Decode = Callable[[list[int]], list[str]]
@@ -173,8 +230,9 @@ class Phases:
     the exact search's first look (``probed``, the Outcome it ended with, and ``t0``, when it began), whose
     nodes, time and best line count as the phases' own."""
 
-    def __init__(self, start: Position, limits: Limits, probed: Outcome | None = None, t0: float | None = None):
-        self.start, self.limits = start, limits
+    def __init__(self, start: Position, limits: Limits, probed: Outcome | None = None, t0: float | None = None,
+                 pending: tuple[str, ...] = ()):
+        self.start, self.limits, self.pending = start, limits, pending
         self.t0 = time.perf_counter() if t0 is None else t0
         self.spent = 0 if probed is None else probed.nodes
         self.phases: list[dict] = [] if probed is None else [
@@ -204,7 +262,7 @@ class Phases:
         """The nested searches: the Outcome when one wins (or an interrupt ends them), else None."""
         playout, _ranks, _adapt = _kernels()
         lim = self.share(NESTED_SHARE, NESTED_MAX_SECONDS)
-        if lim is None:
+        if lim is None or "nested" in self.pending:
             return None
         return self.played("nested", "a nested search", playout.nested(self.start, lim, rounds=NESTED_ROUNDS))
 
@@ -214,7 +272,7 @@ class Phases:
         _playout, _ranks, adapt = _kernels()
         part = ADAPT_SHARE if part is None else part
         lim = self.share(part, ADAPT_MAX_SECONDS if most is None else most)
-        if lim is None or part <= 0:
+        if lim is None or part <= 0 or "adapt" in self.pending:
             return None
         return self.played("adapt", "the policy adaptation", adapt.policy(self.start, lim))
 
@@ -239,7 +297,7 @@ class Phases:
         else None (won abstractly, or stopped by its share)."""
         _playout, ranks, _adapt = _kernels()
         lim = self.share(PROVE_SHARE, memory_mb=max(16, int(self.limits.memory_mb * PROVE_SHARE)))
-        if lim is None:
+        if lim is None or "ranks" in self.pending:
             return None
         p = ranks.prove(self.start, lim)
         self.spent += p.nodes
@@ -260,7 +318,7 @@ class Phases:
         of what is left; the Outcome when it wins (or an interrupt ends it)."""
         _playout, ranks, _adapt = _kernels()
         lim = self.share(part, memory_mb=max(16, int(self.limits.memory_mb * PROVE_SHARE)))
-        if lim is None:
+        if lim is None or "ranks" in self.pending:
             return None
         f = ranks.find(self.start, lim)
         self.spent += f.nodes
@@ -280,7 +338,8 @@ class Phases:
         out = exact(self.limits.spent(self.spent))
         out.nodes += self.spent
         out.stats = {**out.stats, "phases": self.phases + [{"phase": "exact", "nodes": out.nodes - self.spent,
-                                                            "seconds": round(out.seconds, 4)}]}
+                                                            "seconds": round(out.seconds, 4)}],
+                     "compiling": list(self.pending)}
         out.seconds = time.perf_counter() - self.t0
         if not out.won and self.best is not None and self.best[0] > out.best_score:
             out.best_score, out.best_path, out.decode = self.best
@@ -300,8 +359,8 @@ class Phases:
                        nodes=self.spent, max_depth=len(solution or path), positions=positions,
                        seconds=time.perf_counter() - self.t0, decode=dec,
                        stats={"phases": self.phases, "decided_by": self.phases[-1]["phase"] if limit is None
-                              else None})
+                              else None, "compiling": list(self.pending)})
 
 
-if __name__ == "__main__":  # python -m canfield_solver.search.portfolio: fill the cache (``background``)
-    warm_up()
+if __name__ == "__main__":  # python -m canfield_solver.search.portfolio: fill the cache (``start_background``)
+    _background_compile()

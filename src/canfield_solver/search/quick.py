@@ -1,13 +1,19 @@
 """The first answer while the kernel compiles.
 
 On a machine whose Numba cache does not hold the kernel yet, ``solve`` would wait for the compile
-(``compiles.MEASURED``: some 18 s on the development machine) before its first node. Instead it starts the
+(``compiles.MEASURED``: some 19 s on the development machine) before its first node. Instead it starts the
 compile in a process of its own (``python -m canfield_solver.search.kernel_load``, which fills the cache
 under the machine's compile lock and goes on if this process ends first, so the next run loads the
-kernel) and meanwhile searches with the same kernel interpreted (``interpreted``): the same nodes in the
-same order, some 4,000 a second, which decides most deals within a second or two. The interpreted search
-stops, and the compiled search takes over from the start, when the compile is done or after
-``QUICK_NODES`` nodes, whichever comes first; it never changes a verdict, only when it arrives.
+kernel), and beside it the compile of the phases that run before the exact search where any suit builds
+(``portfolio.start_background``: every first compile a ``solve`` may need starts in the first run, and
+neither waits for the other), and meanwhile searches with the same kernel interpreted (``interpreted``):
+the same nodes in the same order, some 4,000 a second, which decides most deals within a second or two.
+The interpreted search stops, and the compiled search takes over from the start, when the compile is done
+or after ``QUICK_NODES`` nodes, whichever comes first; it never changes a verdict, only when it arrives.
+
+Only the run that starts a compile says so ("the first run of this install"); a run that finds it going in
+another process says nothing on its way, and its result names what it searched without
+(``stats["compiling"]``, which the command line puts on its verdict line).
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ import numpy as np
 from .. import compiles, jit
 from ..budget import Limit, Limits
 from ..engine.position import Position
-from . import depth_first, interpreted
+from ..engine.rules import Rules
+from . import depth_first, interpreted, portfolio
 from . import kernel_load as kc
 from .outcome import Outcome
 
@@ -38,9 +45,23 @@ def wanted() -> bool:
 
 
 def _start_compile() -> subprocess.Popen | None:
-    """The background compile (``compile.background``); None when another process is compiling already, or
-    it cannot be started (the kernel is then compiled here, after the interpreted search)."""
-    return kc.background()
+    """The background compiles: the kernel's (``kernel_load.background``; its process is returned, None when
+    another process is compiling it already or it cannot be started: the kernel is then compiled here, after
+    the interpreted search) and the phases' (``portfolio.start_background``), each told to the listeners by
+    this run only when this run started it."""
+    proc = kc.background()
+    if proc is not None:
+        secs, source = compiles.estimate("kernel")
+        compiles.tell(compiles.Notice("kernel", "background", secs, source))
+    portfolio.tell_background(portfolio.start_background())
+    return proc
+
+
+def needs(rules: Rules) -> tuple[str, ...]:
+    """The phases' compiles (``portfolio.UNITS``) that a ``solve`` under ``rules`` runs with ``method="auto"``."""
+    from . import wins_first
+
+    return portfolio.UNITS if portfolio.wanted(rules) else ("adapt",) if wins_first.wanted(rules) else ()
 
 
 class _CompileDone(Exception):
@@ -54,8 +75,6 @@ def search(start: Position, limits: Limits) -> tuple[Outcome | None, float]:
     decided, or ended by one of the caller's limits."""
     t0 = time.perf_counter()
     proc = _start_compile()
-    secs, source = compiles.estimate("kernel")
-    compiles.tell(compiles.Notice("kernel", "background", secs, source))
     max_nodes, progress = limits.nodes, limits.progress
     cap = QUICK_NODES if max_nodes is None else min(max_nodes, QUICK_NODES)
 
@@ -78,4 +97,5 @@ def search(start: Position, limits: Limits) -> tuple[Outcome | None, float]:
     if outcome.limit is Limit.MEMORY or (outcome.limit is Limit.NODES and (max_nodes is None or max_nodes > cap)):
         return None, spent  # our own cap, not the caller's limit; or memory, where "auto" goes on layered
     outcome.stats["interpreted"] = True
+    outcome.stats["compiling"] = ["kernel", *(w for w in needs(start.rules) if not compiles.compiled(w))]
     return outcome, spent

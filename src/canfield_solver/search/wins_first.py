@@ -43,7 +43,7 @@ def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) 
     second)."""
     if SHARE <= 0:
         return exact(limits)
-    run = portfolio.probe(start, limits, exact)
+    run = portfolio.probe(start, limits, exact, ("adapt",))
     if isinstance(run, Outcome):
         return run
     return run.adapted(SHARE, MAX_SECONDS) or run.rest(exact)

@@ -125,7 +125,7 @@ class WinRate:
         alo, ahi = self.interval_all
         rate = "n/a" if self.rate is None else f"{100 * self.rate:.2f}%"
         text = (f"{self.rules}: {self.deals} deals: won {self.won}, lost {self.lost}, unknown {self.unknown}\n"
-                f"win rate {rate} (95% CI {100 * lo:.2f}%..{100 * hi:.2f}% over decided deals; "
+                f"win rate of the decided deals {rate} (95% CI {100 * lo:.2f}%..{100 * hi:.2f}%; "
                 f"{100 * alo:.2f}%..{100 * ahi:.2f}% counting unknowns both ways)")
         return text if self.two_phase is None else f"{text}\n{self.two_phase}"
 

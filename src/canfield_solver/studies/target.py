@@ -74,8 +74,8 @@ class Plan:
 
     def __str__(self) -> str:
         text = (f"plan for ±{self.target:g} points: {self.deals:,} deals ({self.done_deals:,} done) and "
-                f"{self.followups:,} follow-ups ({self.done_followups:,} done); measured win rate {100 * self.p:.1f}%, "
-                f"unknown share {100 * self.u:.1f}%, follow-up win share {100 * self.q:.1f}%, "
+                f"{self.followups:,} follow-ups ({self.done_followups:,} done); first pass won {100 * self.p:.1f}% of all deals "
+                f"(an unknown counted as not won), unknown share {100 * self.u:.1f}%, follow-up win share {100 * self.q:.1f}%, "
                 f"{self.c1:.3f} core-s a deal, {self.c2:.1f} a follow-up: about {self.more_core_seconds:,.0f} "
                 f"core-s more ({self.core_seconds:,.0f} in all)")
         if self.assumed:

@@ -12,6 +12,7 @@ interrupted, 70 a bug. Errors are one line on stderr, never a traceback.
 - ``studies``: many deals: ``winrate``, ``export``, ``stored``, ``pick``, ``verify``.
 - ``play``: ``play``, the local web app to play a deal in the browser (``surfaces.web``).
 - ``pysolfc``: ``pysolfc install-plugin | uninstall-plugin | status | winnable`` (``canfield_solver.pysolfc``).
+- ``warmup``: ``warmup``, every first compile made now (``canfield_solver.warmup``).
 """
 
 from __future__ import annotations

@@ -22,13 +22,14 @@ from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 import click
 
-from ... import compiles
+from ... import compiles, startup
 from ...engine.deal import Deal, check_seed
 from ...engine.rules import PRESETS, Rules, get_rules
 from ...errors import CanfieldError
 from ...formats import pysolfc_deal, read_deal
 from ...solver import (
     DEFAULT_MEMORY_MB,
+    Compiling,
     Verdict,
     further_limits,
     kernel_ready,
@@ -131,7 +132,8 @@ class _Group(click.Group):
     LAZY = {"one_deal": ("deal", "check", "hint", "solve", "analyze", "show", "rules"),
             "studies": ("winrate", "export", "stored", "pick", "verify"),
             "play": ("play",),
-            "pysolfc": ("pysolfc",)}
+            "pysolfc": ("pysolfc",),
+            "warmup": ("warmup",)}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *(name for names in self.LAZY.values() for name in names)})
@@ -468,6 +470,50 @@ def workers_compile_notice() -> None:
                    f"({_about(secs, source)})...", err=True)
 
 
+# --- The command's clock -----------------------------------------------------------------------
+
+EXIT_MARGIN = 0.1  # seconds a command keeps, of its --max-seconds, to say its answer after its searches
+
+
+def time_left(max_seconds: float | None) -> float | None:
+    """What is left now of a command's ``--max-seconds``, counted from the start of its process (its imports
+    included: ``startup.elapsed``), less ``EXIT_MARGIN``: the ``max_seconds`` to give the API, so that the
+    command ends within its limit. None: no limit."""
+    if max_seconds is None:
+        return None
+    return max(0.0, max_seconds - startup.elapsed() - EXIT_MARGIN)
+
+
+def clock(search_seconds: float | None = None) -> str:
+    """The command's time so far, the clock ``--max-seconds`` bounds, and how much of it was search."""
+    took = f"{startup.elapsed():.2f} s"
+    return took if search_seconds is None else f"{took} ({search_seconds:.3f} s of search)"
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def compiling_words(waiting: list[Compiling]) -> tuple[str, str] | None:
+    """For a result that ran without some searches because their first compile was not done
+    (``SolveResult.compiling_now``): a clause for the verdict line and the advice; None when none."""
+    if not waiting:
+        return None
+    going = [w for w in waiting if w.compiling_for is not None]
+    done = [w.name for w in waiting if w.compiling_for is None]
+    clauses = []
+    to_go = 0.0
+    if going:
+        so_far = max(float(w.compiling_for or 0.0) for w in going)
+        to_go = max(w.expected_seconds - float(w.compiling_for or 0.0) for w in going)
+        clauses.append(f"searched without {_names([w.name for w in going])}: still compiling in another process "
+                       f"({so_far:.0f} s so far" + (f", about {to_go:.0f} s to go)" if to_go >= 1 else ")"))
+    if done:
+        clauses.append(f"{'and' if going else 'searched'} without {_names(done)}, compiled since")
+    when = "in about {:.0f} s, once compiled".format(max(1.0, to_go)) if going else "now"
+    return "; ".join(clauses), f"run it again {when}: the whole search may decide it"
+
+
 # --- Unknown verdicts, for a person -------------------------------------------------------------
 
 
@@ -521,13 +567,14 @@ def go_further(limit: str | None, max_seconds: float | None, max_nodes: int | No
 
 def mostly_undecided(rules: Rules) -> str | None:
     """A line for an ``unknown`` under rules whose deals mostly stay undecided in the project's own study
-    (studies.priors: half or more unknown at its first-pass limit), so the advice to raise the limits
+    (studies.priors: a quarter or more unknown at its first-pass limit), so the advice to raise the limits
     comes with what to expect; None for other rules."""
     from ...studies.priors import prior
 
     pr = prior(rules)
-    if pr is None or pr.deals == 0 or pr.unknown < pr.deals / 2:
+    if pr is None or pr.deals == 0 or pr.unknown < pr.deals / 4:
         return None
-    return (f"note: under {rules.name} most deals stay undecided: {pr.unknown / pr.deals:.0%} of {pr.deals:,} "
+    many = "most" if pr.unknown >= pr.deals / 2 else "many"
+    return (f"note: under {rules.name} {many} deals stay undecided: {pr.unknown / pr.deals:.0%} of {pr.deals:,} "
             f"were unknown at {pr.first_seconds:g} s in the project's own study (docs/win-rates.md), and many "
             f"take far longer limits than that")

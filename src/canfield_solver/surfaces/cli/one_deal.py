@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
+from ... import startup
 from ...engine.deal import Deal
 from ...engine.position import Position, render, replay
 from ...engine.rules import PRESETS
@@ -23,15 +24,19 @@ from .common import (
     UserError,
     Whole,
     cli,
+    clock,
+    compiling_words,
     deal_and_moves,
     deal_source,
     go_further,
     load_deal,
     mostly_undecided,
+    next_command,
     not_blank,
     prepare_kernel,
     run_state,
     search_limit_options,
+    time_left,
     where,
     why_stopped,
 )
@@ -153,10 +158,9 @@ def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_nam
                          max_memory_mb or DEFAULT_MEMORY_MB, as_json)
     d, moves_file = deal_and_moves(args, pysolfc, rules_name, rules_file, seed)
     played = read_moves(moves_file)
-    prepare_kernel()
     from ...play.hint import hint as hint_for  # here, not at the top: a solve need not import it
 
-    h = hint_for(d, played, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)
+    h = hint_for(d, played, max_seconds=time_left(max_seconds), max_nodes=max_nodes, max_memory_mb=max_memory_mb)
     if as_json:
         click.echo(json.dumps(h.to_dict()))
         return EXIT_CODES[h.verdict]
@@ -169,24 +173,28 @@ def hint(args: tuple[str, ...], seed: int | None, pysolfc: str | None, rules_nam
     elif h.verdict is Verdict.SOLVED:
         assert res is not None
         click.echo(f"{after}: can still be won — a winning line of {len(res.moves)} more moves "
-                   f"(found in {res.seconds:.3f} s)")
+                   f"(found in {clock(res.stats.get('search_seconds'))})")
         click.echo(f"next, from move {len(played) + 1} on:" if played else "next:")
         for i, s in enumerate(h.next_steps, 1):  # this line's own steps, counted from here
             click.echo(f"  {i}. {s.text}")
     elif h.verdict is Verdict.UNSOLVABLE:
         assert res is not None
         click.echo(f"{after}: lost — no move sequence from here wins (exhaustive search: {res.nodes:,} nodes, "
-                   f"{res.seconds:.3f} s)")
+                   f"{clock(res.stats.get('search_seconds'))})")
     else:
         assert res is not None
-        click.echo(f"{after}: unknown — {why_stopped(res.limit)} after {res.nodes:,} nodes")
+        waiting = compiling_words(res.compiling_now())
+        click.echo(f"{after}: unknown — {why_stopped(res.limit)} after {res.nodes:,} nodes, {clock()}"
+                   + (f"; {waiting[0]}" if waiting else ""))
         further = go_further(res.limit, max_seconds, max_nodes, res.stats.get("memory_cap_mb", max_memory_mb), None)
-        if further:
+        if waiting:
+            click.echo(waiting[1])
+        elif further:
             click.echo(further)
     if played and h.verdict is Verdict.UNSOLVABLE:  # which move threw the game away, as show marks it
         from ...play.hint import losing_move
 
-        turning, why = losing_move(d, played, max_seconds if max_seconds is not None else 60.0)
+        turning, why = losing_move(d, played, time_left(max_seconds))
         click.echo(f"the game was lost at move {turning} ({played[turning - 1]}): {why}" if turning else why)
     for line in h.log.lines():
         click.echo(line)
@@ -230,11 +238,12 @@ def solve(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_na
             raise UserError(f"--moves-played: {res.error}")
         start = res.position
     with _SearchProgress(enabled=not as_json and sys.stderr.isatty()) as bar:
+        left = time_left(max_seconds)  # the command's limit, its start-up counted
         if isinstance(start, Position):
-            result = decide(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
+            result = decide(start, max_nodes=max_nodes, max_seconds=left, max_memory_mb=max_memory_mb,
                             progress=bar.update, workers=workers, method=method)
         else:
-            result = solve_deal(start, max_nodes=max_nodes, max_seconds=max_seconds, max_memory_mb=max_memory_mb,
+            result = solve_deal(start, max_nodes=max_nodes, max_seconds=left, max_memory_mb=max_memory_mb,
                                 progress=bar.update, workers=workers, method=method)
     if as_json:
         _say_json(d, result, played if played_file is not None else None)
@@ -264,6 +273,7 @@ def _say_json(d: Deal, result: SolveResult, played: list[str] | None) -> None:
     """``solve --json``: the result's object with the deal's numbers (and, from a position, the moves played
     and whether it is stalled)."""
     out = result.to_dict()
+    out["command_seconds"] = round(startup.elapsed(), 3)  # the clock --max-seconds bounds, start-up included
     out["seed"] = d.seed
     if d.pysolfc_game is not None:
         out["pysolfc_game"] = d.pysolfc_game
@@ -281,7 +291,8 @@ def _say_text(d: Deal, start: "Deal | Position", result: SolveResult, name: str,
         click.echo(f"{name} · {d.rules.name}: unsolvable — the position is stalled "
                    f"(no progress move can ever be reached); score {result.best_score}/{full}")
     else:
-        line = f"{name} · {d.rules.name}: {v.value} in {result.seconds:.3f} s, {result.nodes:,} nodes"
+        line = f"{name} · {d.rules.name}: {v.value} in {clock(result.stats.get('search_seconds'))}, {result.nodes:,} nodes"
+        waiting = compiling_words(result.compiling_now()) if v is Verdict.UNKNOWN else None
         if v is Verdict.SOLVED:
             line += f"; winning line of {len(result.moves)} moves"
             if asked.show_moves:  # --moves prints steps, a run of draws one step: say both counts
@@ -290,9 +301,13 @@ def _say_text(d: Deal, start: "Deal | Position", result: SolveResult, name: str,
             line += f"; {why_stopped(result.limit)}"
             if result.stats.get("layered_note"):  # e.g. a win found, its line not found again in time
                 line += f" ({result.stats['layered_note']})"
+            if waiting:
+                line += f"; {waiting[0]}"
         click.echo(line)
         click.echo(f"best score: {result.best_score}/{full}")
-        further = v is Verdict.UNKNOWN and go_further(result.limit, asked.max_seconds, asked.max_nodes,
+        if waiting:
+            click.echo(waiting[1] + ": " + next_command(run_state().argv, {}))
+        further = v is Verdict.UNKNOWN and not waiting and go_further(result.limit, asked.max_seconds, asked.max_nodes,
                                                       result.stats.get("memory_cap_mb", asked.max_memory_mb),
                                                       asked.workers)
         if further:
@@ -377,7 +392,8 @@ def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
 @cli.command()
 @deal_source("any")
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
-              help="Time limit of the main search.")
+              help="Time limit of the whole command, from its start (a first compile included): the main search "
+                   "may take all of it, the probes run in what it leaves.")
 @click.option("--probe-nodes", type=Whole(1, 10**10), default=20_000, show_default=True,
               help="Node limit of each search behind the first-move and critical-position counts.")
 @click.option("--playouts", type=Whole(0, 100_000), default=50, show_default=True,
@@ -400,10 +416,9 @@ def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_
                              moves=show_moves)
         return game_analyze(game, seed, max_seconds, probe_nodes, as_json)
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
-    prepare_kernel()
     from ...play.difficulty import analyze as analyze_deal
 
-    a = analyze_deal(d, max_seconds=max_seconds, probe_nodes=probe_nodes, playouts=playouts,
+    a = analyze_deal(d, max_seconds=time_left(max_seconds), probe_nodes=probe_nodes, playouts=playouts,
                      playout_seed=playout_seed)
     if as_json:
         out = a.to_dict()

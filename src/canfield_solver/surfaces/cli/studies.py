@@ -300,7 +300,7 @@ def _plan_before_the_first_deal(r: Rules, target: float, where: str, max_seconds
         click.echo(json.dumps({"plan": p.__dict__, "more_core_seconds": p.more_core_seconds, "prior": pr.__dict__}))
         return 0
     click.echo(f"no rows of {r.name} stored in {where!r} yet: planned from {pr.describe()}, not from your store:")
-    click.echo(str(p).replace("measured win rate", "its win rate"))
+    click.echo(str(p).replace("first pass won", "its first pass won"))
     click.echo(f"that is about {hours:,.1f} core-hours: {hours / cores:,.1f} h on {cores} cores here, "
                f"{hours / 64:,.1f} h on a Dask cluster of 64 cores (--scheduler); the first run measures again "
                f"on {PILOT_DEALS:,} deals and plans from its own figures:\n  canfield {command}")
@@ -392,7 +392,17 @@ def _summary(rules: "Rules | GameKey", seeds: SeedSet, db: str | None, parquet_i
     if tp is not None:
         wr = dataclasses.replace(wr, two_phase=tp)
     if as_json:
-        click.echo(json.dumps(wr.to_dict()))
+        from ...studies.stores.inventory import store_contents
+
+        out = wr.to_dict()
+        held = next((h for h in store_contents(db=db, parquet=parquet_in) if h.rules == rules.name), None)
+        # The limits the rows were searched at (every seed of these rules in the store: "2 s" -> deals), and
+        # max_seconds where they all share one.
+        out["limits"] = {} if held is None else held.limits
+        seconds = {float(k.split(" s")[0]) for k in out["limits"] if " s" in k}
+        if out.get("max_seconds") is None and len(seconds) == 1 and all(" s" in k for k in out["limits"]):
+            out["max_seconds"] = seconds.pop()
+        click.echo(json.dumps(out))
     else:
         click.echo(str(wr))
         if everything:
