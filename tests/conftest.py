@@ -1,4 +1,4 @@
-"""Load the search kernel once, before any test: a first compile then never shows up inside a test's output.
+"""Load the search kernel and the phases once, before any test: a first compile then never shows up inside a test's output.
 
 Hypothesis profiles (``--hypothesis-profile NAME`` or HYPOTHESIS_PROFILE): ``quick``, the default, for the
 README's test command and CI's tiers alike; ``thorough`` (5x the examples), by hand before a change to the
@@ -20,6 +20,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
 
 @pytest.fixture(scope="session", autouse=True)
 def _kernel_loaded():
-    from canfield_solver.solver import load_kernel
+    """The kernel and the phases before it (where any suit builds) compiled or loaded before any test: a test
+    of a search then never meets one still compiling in the background (a fresh install's first command starts
+    those compiles, and a search runs without a phase whose compile is not done)."""
+    from canfield_solver.solver import compile_search, load_kernel
 
     load_kernel()
+    for what in ("nested", "ranks", "adapt"):
+        compile_search(what)

@@ -52,7 +52,8 @@ class _Proc:
 def _quick(monkeypatch, done: bool):
     from canfield_solver.search import quick
 
-    monkeypatch.setattr(quick, "_start_compile", lambda: _Proc(done))
+    monkeypatch.setattr(quick.kc, "background", lambda *a, **k: _Proc(done))
+    monkeypatch.setattr(quick.portfolio, "start_background", lambda: ())
     told: list[compiles.Notice] = []
     monkeypatch.setattr(compiles, "listeners", [told.append])
     return quick, told
@@ -63,6 +64,19 @@ def test_the_quick_start_answers_an_easy_deal_itself(monkeypatch):
     out, spent = quick.search(Position(Deal.from_seed(2)), Limits())
     assert out is not None and out.won and out.stats["interpreted"] and out.nodes == 222 and spent < 30
     assert [n.phase for n in told] == ["background"]
+
+
+def test_only_the_run_that_starts_a_compile_says_first_run(monkeypatch):
+    """A run that finds the kernel's compile going in another process (the background compile not started: it
+    returns None) tells no notice; its answer, if undecided, names the compile it searched without."""
+    quick, told = _quick(monkeypatch, done=False)
+    monkeypatch.setattr(quick.kc, "background", lambda *a, **k: None)
+    monkeypatch.setattr(compiles, "busy", lambda what: True)
+    out, _spent = quick.search(Position(Deal.from_seed(205)), Limits(nodes=300))
+    assert told == [] and out is not None and out.limit is Limit.NODES and out.stats["compiling"][0] == "kernel"
+    monkeypatch.setattr(quick.portfolio, "start_background", lambda: ("nested", "ranks", "adapt"))
+    quick.search(Position(Deal.from_seed(205, get_rules("rainbow"))), Limits(nodes=300))
+    assert [(n.what, n.phase) for n in told] == [("phases", "background")]  # one notice for the three
 
 
 def test_the_quick_start_hands_over_when_the_compile_is_done_or_its_cap_is_reached(monkeypatch):

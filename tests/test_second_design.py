@@ -281,7 +281,7 @@ def test_a_ctrl_c_during_the_first_compile_of_the_phases_is_passed_on(tmp_path):
             "from canfield_solver.search import portfolio\n"
             "from canfield_solver import compiles\n"
             "portfolio._kernels()\n"
-            "assert not compiles.compiled('portfolio')\n"
+            "assert not compiles.compiled('nested')\n"
             "threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()\n"
             "try:\n    portfolio.warm_up()\nexcept KeyboardInterrupt:\n    print('interrupted')\n"
             "else:\n    print('compiled')\n")

@@ -92,6 +92,7 @@ def main() -> None:
         sys.stdout = _ReaderMayLeave(sys.stdout)
 
     startup.pause()  # until the imports are done (startup.py): their objects live as long as the process
+    startup.command_is_the_process()  # its --max-seconds counts from the process's start
     try:
         from .surfaces.cli import main as run
 

@@ -70,8 +70,22 @@ def _started() -> float:
 
 
 _STARTED = _started()
+_from_process_start = False  # set by the ``canfield`` entry point: its command began when the process did
 
 
-def elapsed() -> float:
-    """Seconds since this process started (``_started``): the clock a command's ``--max-seconds`` bounds."""
-    return time.monotonic() - _STARTED
+def command_is_the_process() -> None:
+    """Said by the ``canfield`` entry point (``_entry.main``): the command about to run began with this process,
+    so its clock counts the interpreter's start-up and imports (``command_started``)."""
+    global _from_process_start
+    _from_process_start = True
+
+
+def command_started() -> float:
+    """When the command now starting began, on ``time.monotonic``'s clock: this process's start for the
+    ``canfield`` command itself (once), now for a command run inside a longer-lived process (a test runner,
+    a notebook, the PySolFC bridge)."""
+    global _from_process_start
+    if _from_process_start:
+        _from_process_start = False
+        return _STARTED
+    return time.monotonic()

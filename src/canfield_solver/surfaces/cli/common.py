@@ -101,9 +101,13 @@ class RunState:
         Progress lines being redrawn in place on stderr (objects with ``clear()``): a notice erases them first.
     terminated
         SIGTERM came (a search may have turned it into its "interrupted" limit).
+    started
+        When the command began (``startup.command_started``, on ``time.monotonic``'s clock): what its
+        ``--max-seconds`` counts from.
     """
 
     argv: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
     notes: list[str] = field(default_factory=list)
     live: list[Redrawn] = field(default_factory=list)
     terminated: bool = False
@@ -147,7 +151,8 @@ class _Group(click.Group):
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
-        state = RunState(argv=list(sys.argv[1:] if args is None else args))  # this run's, and no other's
+        state = RunState(argv=list(sys.argv[1:] if args is None else args),  # this run's, and no other's
+                         started=startup.command_started())
 
         def on_sigterm(signum: int, frame: FrameType | None) -> None:
             state.terminated = True
@@ -476,17 +481,22 @@ EXIT_MARGIN = 0.1  # seconds a command keeps, of its --max-seconds, to say its a
 
 
 def time_left(max_seconds: float | None) -> float | None:
-    """What is left now of a command's ``--max-seconds``, counted from the start of its process (its imports
-    included: ``startup.elapsed``), less ``EXIT_MARGIN``: the ``max_seconds`` to give the API, so that the
-    command ends within its limit. None: no limit."""
+    """What is left now of a command's ``--max-seconds``, counted from its start (for the ``canfield`` command,
+    its process's start, the imports included: ``startup.command_started``), less ``EXIT_MARGIN``: the
+    ``max_seconds`` to give the API, so that the command ends within its limit. None: no limit."""
     if max_seconds is None:
         return None
-    return max(0.0, max_seconds - startup.elapsed() - EXIT_MARGIN)
+    return max(0.0, max_seconds - command_seconds() - EXIT_MARGIN)
+
+
+def command_seconds() -> float:
+    """The running command's time so far (``RunState.started``): the clock ``--max-seconds`` bounds."""
+    return time.monotonic() - run_state().started
 
 
 def clock(search_seconds: float | None = None) -> str:
     """The command's time so far, the clock ``--max-seconds`` bounds, and how much of it was search."""
-    took = f"{startup.elapsed():.2f} s"
+    took = f"{command_seconds():.2f} s"
     return took if search_seconds is None else f"{took} ({search_seconds:.3f} s of search)"
 
 

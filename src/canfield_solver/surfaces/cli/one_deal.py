@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
-from ... import startup
 from ...engine.deal import Deal
 from ...engine.position import Position, render, replay
 from ...engine.rules import PRESETS
@@ -25,6 +24,7 @@ from .common import (
     Whole,
     cli,
     clock,
+    command_seconds,
     compiling_words,
     deal_and_moves,
     deal_source,
@@ -273,7 +273,7 @@ def _say_json(d: Deal, result: SolveResult, played: list[str] | None) -> None:
     """``solve --json``: the result's object with the deal's numbers (and, from a position, the moves played
     and whether it is stalled)."""
     out = result.to_dict()
-    out["command_seconds"] = round(startup.elapsed(), 3)  # the clock --max-seconds bounds, start-up included
+    out["command_seconds"] = round(command_seconds(), 3)  # the clock --max-seconds bounds, start-up included
     out["seed"] = d.seed
     if d.pysolfc_game is not None:
         out["pysolfc_game"] = d.pysolfc_game

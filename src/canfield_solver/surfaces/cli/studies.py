@@ -398,9 +398,10 @@ def _summary(rules: "Rules | GameKey", seeds: SeedSet, db: str | None, parquet_i
         held = next((h for h in store_contents(db=db, parquet=parquet_in) if h.rules == rules.name), None)
         # The limits the rows were searched at (every seed of these rules in the store: "2 s" -> deals), and
         # max_seconds where they all share one.
-        out["limits"] = {} if held is None else held.limits
-        seconds = {float(k.split(" s")[0]) for k in out["limits"] if " s" in k}
-        if out.get("max_seconds") is None and len(seconds) == 1 and all(" s" in k for k in out["limits"]):
+        limits: dict[str, int] = {} if held is None else held.limits
+        out["limits"] = limits
+        seconds = {float(k.split(" s")[0]) for k in limits if " s" in k}
+        if out.get("max_seconds") is None and len(seconds) == 1 and all(" s" in k for k in limits):
             out["max_seconds"] = seconds.pop()
         click.echo(json.dumps(out))
     else:
