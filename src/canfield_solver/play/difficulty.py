@@ -47,7 +47,7 @@ from ..engine.deal import Deal
 from ..engine.position import Position
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
-from ..solver import DEFAULT_MEMORY_MB, Verdict, solve
+from ..solver import DEFAULT_MEMORY_MB, SolveResult, Verdict, solve
 
 __all__ = ["Analysis", "RATINGS", "analyze", "greedy_play", "random_play", "rate"]
 
@@ -225,6 +225,14 @@ def _critical(start: Position, line: tuple[str, ...], how: _Probes) -> tuple[int
     return critical, probed
 
 
+def _probe_counts(start: Position, first: list[str], res: "SolveResult", how: _Probes) -> tuple[int, int, int, int]:
+    """The probes' counts: winning and undecided first moves, then critical positions and positions probed
+    along a winning line (none for a deal not solved)."""
+    win_first, unknown_first = _first_moves(start, first, how)
+    critical, probed = _critical(start, res.moves, how) if res.solved else (0, 0)
+    return win_first, unknown_first, critical, probed
+
+
 def _check_counts(**counts: tuple[object, int]) -> None:
     """Each count a whole number of at least its least, or a ``CanfieldError`` naming it."""
     for name, (value, least) in counts.items():
@@ -272,9 +280,8 @@ def analyze(
     start = Position(deal)
 
     first = start.legal_moves()
-    how = _Probes(probe_nodes, probe_mb, deadline)
-    win_first, unknown_first = _first_moves(start, first, how)
-    critical, probed = _critical(start, res.moves, how) if res.solved else (0, 0)
+    win_first, unknown_first, critical, probed = _probe_counts(start, first, res, _Probes(probe_nodes, probe_mb,
+                                                                                           deadline))
     greedy = greedy_play(start)
     rng = random.Random(playout_seed)
     games = [random_play(start, rng) for _ in range(playouts)]
