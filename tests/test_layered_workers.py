@@ -160,6 +160,7 @@ def test_a_failing_worker_fails_the_run_and_stops_the_others(monkeypatch):
 def test_a_two_worker_proof_killed_midway_says_unknown():
     """Ctrl-C in the middle of a layered proof on two workers: ``unknown`` (interrupted), never a verdict,
     and the layers' directory is gone."""
+    import contextlib
     import json
     import os
     import tempfile
@@ -173,10 +174,16 @@ def test_a_two_worker_proof_killed_midway_says_unknown():
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             env=env, preexec_fn=interruptible)
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline and not any(n.startswith("canfield-layers-") for n in os.listdir(tmp)):
-            time.sleep(0.1)
-        time.sleep(3)  # some layers in
+        def closed_layers() -> list[str]:  # a layer's merged entries: the proof has searched and kept some
+            return [f for d in os.listdir(tmp) if d.startswith("canfield-layers-")
+                    for f in os.listdir(os.path.join(tmp, d)) if f.startswith("layer-")]
+
+        deadline = time.time() + 180
+        while time.time() < deadline and proc.poll() is None:
+            with contextlib.suppress(FileNotFoundError):
+                if closed_layers():
+                    break
+            time.sleep(0.05)
         assert proc.poll() is None, proc.communicate()
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=300)

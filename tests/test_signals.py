@@ -5,7 +5,9 @@ import contextlib
 import io
 import json
 import os
+import pty
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -296,22 +298,50 @@ def test_an_interrupted_solve_says_so_in_one_line(tmp_path, at):
 @pytest.mark.integration
 @needs_jit
 def test_an_interrupted_analysis_stops_at_once():
-    """Issue 63: after Ctrl-C in its search, analyze still probed and played its 50 random games."""
+    """Issue 63: after Ctrl-C in its search, analyze still probed and played its 50 random games.
+
+    The Ctrl-C comes once the command shows it is searching: its progress line on a terminal (stderr is a
+    pseudo-terminal here), not after a sleep that a loaded machine may outlast.
+    """
+    master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "canfield_solver", "analyze", "700000", "--rules", "rainbow",
-                             "--max-seconds", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             "--max-seconds", "60"], stdout=subprocess.PIPE, stderr=slave, text=True,
                             start_new_session=True, preexec_fn=interruptible)
+    os.close(slave)
+    shown = b""
     try:
-        # inside the main search: rainbow 700000 is unknown at 60 s (1003, used here before, is now won by the
-        # policy adaptation in a twentieth of a second, and the analysis ended before the Ctrl-C)
-        time.sleep(3)
+        # rainbow 700000 is unknown at 60 s (1003, used here before, is now won by the policy adaptation in a
+        # twentieth of a second, and the analysis ended before the Ctrl-C)
+        deadline = time.monotonic() + 120
+        while b"searching:" not in shown and time.monotonic() < deadline and proc.poll() is None:
+            if select.select([master], [], [], 0.2)[0]:
+                shown += os.read(master, 4096)
+        assert b"searching:" in shown, (proc.poll(), shown)
         t0 = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, _ = proc.communicate(timeout=60)
+        waited = time.monotonic() - t0
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+        err = (shown + _drain(master)).decode(errors="replace")
+        os.close(master)
     assert proc.returncode == 130 and "Traceback" not in err, err
-    assert "random player" not in out and time.monotonic() - t0 < 10
+    assert "random player" not in out and waited < 10
+
+
+def _drain(fd: int) -> bytes:
+    """What a pseudo-terminal still holds once its process has ended (reading past it raises EIO on Linux)."""
+    got = b""
+    while select.select([fd], [], [], 0)[0]:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    return got
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks on this platform")

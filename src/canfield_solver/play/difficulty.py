@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -258,6 +259,7 @@ def analyze(
     playouts: int = 50,
     playout_seed: int = 0,
     max_memory_mb: int | None = None,
+    progress: Callable[..., None] | None = None,
 ) -> Analysis:
     """Measure how hard a deal is (see the module docstring for every metric and the rating).
 
@@ -266,14 +268,16 @@ def analyze(
     first-move and critical-position counts run only in what it leaves
     (one that finds no time left counts as undecided); ``max_nodes``
     bounds the main search, ``probe_nodes`` each of those searches;
-    ``playouts`` random games are played with ``random.Random(playout_seed)``.
+    ``playouts`` random games are played with ``random.Random(playout_seed)``;
+    ``progress`` is called as :func:`canfield_solver.solve` calls it, during the main search.
     """
     _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
     deal = _the_deal(seed_or_deal, rules)
     t0 = time.perf_counter()
     check_limits(max_nodes, max_seconds)
     deadline = Deadline(max_seconds, t0)
-    res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb)  # None: as solve()
+    res = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb,  # None: as solve()
+                progress=progress)
     if res.limit == "interrupted":  # Ctrl-C in the main search ends the analysis: no probes, no players after it
         raise KeyboardInterrupt
     probe_mb = DEFAULT_MEMORY_MB if max_memory_mb is None else max_memory_mb  # a probe is a few thousand nodes

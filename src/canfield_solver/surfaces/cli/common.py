@@ -313,9 +313,10 @@ def search_limit_options(f: _F) -> _F:
     """--max-seconds, --max-nodes, --max-memory: the limits of one search (solve, hint)."""
     f = memory_option("Transposition table cap in MiB (growth included); a full table stops with 'unknown'.")(f)
     f = click.option("--max-nodes", type=Whole(min=1), default=None,
-                     help="Stop with 'unknown' after this many nodes.")(f)
+                     help="Stop with 'unknown' after this many nodes of search (every phase's counted).")(f)
     return click.option("--max-seconds", type=SECONDS, default=60.0, show_default=True,
-                        help="Stop with 'unknown' after this long.")(f)
+                        help="Stop with 'unknown' this long after the command started (start-up and a first "
+                             "compile included); the time printed is that clock.")(f)
 
 
 def memory_option(help: str) -> Callable[[_F], _F]:

@@ -418,8 +418,9 @@ def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_
     d = load_deal(seed, deal_file, rules_name, rules_file, pysolfc)
     from ...play.difficulty import analyze as analyze_deal
 
-    a = analyze_deal(d, max_seconds=time_left(max_seconds), probe_nodes=probe_nodes, playouts=playouts,
-                     playout_seed=playout_seed)
+    with _SearchProgress(enabled=not as_json and sys.stderr.isatty()) as bar:
+        a = analyze_deal(d, max_seconds=time_left(max_seconds), probe_nodes=probe_nodes, playouts=playouts,
+                         playout_seed=playout_seed, progress=bar.update)
     if as_json:
         out = a.to_dict()
         if d.pysolfc_game is not None:

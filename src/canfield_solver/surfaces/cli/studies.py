@@ -111,7 +111,8 @@ class _StudyProgress:
               help="Local worker processes (default: the core count); a follow-up (--followup, --target) "
                    "searches one deal at a time with this many threads, and each row keeps its threads.")
 @click.option("--max-seconds", type=SECONDS, default=30.0, show_default=True,
-              help="Time limit per deal; a deal that hits it counts as unknown.")
+              help="Time limit per deal, its own search from its start (stored as its seconds); a deal that hits "
+                   "it counts as unknown.")
 @click.option("--max-nodes", type=Whole(min=1), default=None,
               help="Node limit per deal (reproducible, unlike time); a deal that hits it counts as unknown.")
 @memory_option("Transposition table cap per worker in MiB.")
