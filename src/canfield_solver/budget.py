@@ -50,6 +50,10 @@ class Deadline:
     def left(self) -> float | None:
         return None if self.at is None else max(0.0, self.at - time.perf_counter())
 
+    def affords(self, seconds: float) -> bool:
+        """Whether ``seconds`` of work started now would end by the deadline (always, with no limit): a
+        table's growth, which cannot stop midway, is not begun when it would end past it."""
+        return self.at is None or time.perf_counter() + seconds <= self.at
 
     def sooner(self, seconds: float | None) -> "Deadline":
         """This deadline, or ``seconds`` from now if that comes first (a phase's share of a search's time)."""
@@ -122,6 +126,7 @@ class Step(Enum):
     GROWN = 2      # it stopped for a table or stack that has now grown: call again at once
     NO_ROOM = 3    # it could not go on within what is left of the node limit
     NO_MEMORY = 4  # what it needs to grow would pass the memory cap
+    NO_TIME = 5    # what it needs to grow would take past the deadline (``Deadline.affords``)
 
 
 def drive(call: Callable[[int], Step], nodes: Callable[[], int], limits: Limits, pace: Pace) -> Limit | None:
@@ -130,8 +135,9 @@ def drive(call: Callable[[int], Step], nodes: Callable[[], int], limits: Limits,
     ``nodes()`` counts the nodes so far against ``limits.nodes``; a budget is ``pace.chunk`` nodes, at most
     what is left of the node limit shared among ``pace.split`` workers (and at least 1), doubling as
     ``Pace`` says. After each call that went on, ``limits.progress(nodes, seconds)`` is called and the
-    deadline looked at (and once before the first call, so a deadline already past ends the search at once,
-    as a node limit of 0 does). Ctrl-C ends it with ``Limit.INTERRUPTED``.
+    deadline looked at; after a growth, only the deadline (a growth takes time: ``Step.NO_TIME`` when it
+    would end past it); and once before the first call, so a deadline already past ends the search at once,
+    as a node limit of 0 does. Ctrl-C ends it with ``Limit.INTERRUPTED``.
     """
     start = time.perf_counter() if pace.t0 is None else pace.t0
     size = pace.chunk
@@ -150,13 +156,17 @@ def drive(call: Callable[[int], Step], nodes: Callable[[], int], limits: Limits,
             step = call(budget)
             if step is Step.DONE:
                 return None
-            if step is Step.GROWN:
-                continue
             if step is Step.NO_ROOM:
                 return Limit.NODES
             if step is Step.NO_MEMORY:
                 return Limit.MEMORY
+            if step is Step.NO_TIME:
+                return Limit.SECONDS
             now = time.perf_counter()
+            if step is Step.GROWN:  # call again at once, unless the growth took the time that was left
+                if deadline.at is not None and now >= deadline.at:
+                    return Limit.SECONDS
+                continue
             if progress is not None:
                 progress(nodes(), now - start)
             if deadline.at is not None and now >= deadline.at:

@@ -9,6 +9,7 @@ The depth-first drivers (``depth_first``, ``parallel``) run ``kernel.search`` ov
 from __future__ import annotations
 
 import functools
+import time
 from types import ModuleType
 
 import numpy as np
@@ -20,6 +21,7 @@ from . import codec as C
 from . import kernel as K
 
 MAX_LEVELS = 1500
+ROW_SECONDS = 35e-9  # a table's growth, a row of the new table: 0.19-0.32 s for 8.4 M rows (2-core machine)
 INITIAL_SHORT = 1 << 17  # rows of the short table (two words) at the start; it grows fourfold
 INITIAL_LONG = 1 << 15   # rows of the long table (three or four words)
 MAX_ROWS = 1 << 32  # rows of one table at most (kernel.slot scales a 32-bit hash)
@@ -181,6 +183,7 @@ class SearchTables:
         self.cap = cap_bytes
         self.kernel = kernel  # the compiled kernel, or interpreted.kernel()
         self.cover_fields = cover_fields  # (short, long): the bits of word 1 / word 0 a row is hashed without
+        self.row_seconds = ROW_SECONDS  # what a row of growth took, measured at each growth
 
         def first(rows: int, width: int, share: int) -> int:
             while rows > 1024 and rows * width * 8 > cap_bytes // share:
@@ -232,16 +235,24 @@ class SearchTables:
         # before a larger cap grows it further (so the base cap's search is unchanged).
         return int(table.shape[0] * (LOAD if self._grown_within(table, min(self.cap, BASE_CAP)) else FULL_LOAD))
 
+    def grow_seconds(self, which: str) -> float:
+        """About how long growing the short or the long table would take: its next size's rows at the
+        seconds a row the last growth of these tables took (``ROW_SECONDS`` at least: a
+        larger table misses the cache more)."""
+        return self._grown_rows(getattr(self, which)) * max(self.row_seconds, ROW_SECONDS)
+
     def grow(self, which: str, words: np.ndarray) -> bool:
         """Grow the short or the long table; False when the cap does not allow it."""
         old = getattr(self, which)
         rows = self._grown_rows(old)
         if not rows:
             return False
+        t = time.perf_counter()
         new = np.zeros((rows, old.shape[1]), np.uint64)
         short = which == "short"
         self.kernel.tt_rehash(old, new, words, np.uint64(self.cover_fields[0 if short else 1]), 1 if short else 0)
         setattr(self, which, new)
+        self.row_seconds = (time.perf_counter() - t) / rows
         return True
 
 

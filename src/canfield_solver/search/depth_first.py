@@ -48,7 +48,10 @@ def search(start: Position, limits: Limits, compile_seconds: float = 0.0, how: H
         before = nodes()
         status = last[0] = kernel.search(*prob.search_args(tables, budget))
         if status in (C.GROW, C.GROW_LONG):
-            return Step.GROWN if tables.grow("short" if status == C.GROW else "long", prob.words) else Step.NO_MEMORY
+            which = "short" if status == C.GROW else "long"
+            if not limits.deadline.affords(tables.grow_seconds(which)):
+                return Step.NO_TIME
+            return Step.GROWN if tables.grow(which, prob.words) else Step.NO_MEMORY
         if status in (C.SOLVED, C.EXHAUSTED):
             return Step.DONE
         return Step.NO_ROOM if nodes() == before else Step.GOING  # no room: the next expansion does not fit

@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..budget import Limit, Limits, Pace, Step, drive
+from ..budget import Deadline, Limit, Limits, Pace, Step, drive
 from ..engine.position import Position
 from . import arrays as S
 from . import codec as C
@@ -118,7 +118,7 @@ def search(start: Position, limits: Limits, compile_seconds: float = 0.0) -> Out
     """``depth_first.search`` with ``limits.workers`` threads (see the module docstring)."""
     workers = limits.workers
     t0 = time.perf_counter()
-    sh = _Shared(start, workers, limits.nodes, limits.memory_mb)
+    sh = _Shared(start, workers, limits.nodes, limits.memory_mb, limits.deadline)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="canfield-search")
     try:
         limit = drive(lambda budget: sh.call(pool, budget), sh.nodes_so_far, limits,
@@ -136,7 +136,8 @@ class _Shared:
     and the condition that guards it, the totals of the finished searches, and the flags of a round
     (``searching``: workers inside the kernel now; ``over``: a worker ended the round)."""
 
-    def __init__(self, start: Position, workers: int, max_nodes: int | None, max_memory_mb: int):
+    def __init__(self, start: Position, workers: int, max_nodes: int | None, max_memory_mb: int,
+                 deadline: Deadline):
         self.base = S.LoneSearch(start)
         self.tables = S.SearchTables(S.key_words(start.rules), max_memory_mb * (1 << 20), self.base.cover_fields())
         self.ctl = np.zeros(C.NCTL, np.int64)
@@ -146,6 +147,7 @@ class _Shared:
         self.ws = [_Worker(self.base) for _ in range(workers)]
         self.totals = _Totals(start.score)
         self.max_nodes = max_nodes
+        self.deadline = deadline  # a growth that would end past it is not begun
         self.searching = 0
         self.over = False
         self.winner: list[_Worker] = []  # the worker that won, once one has
@@ -212,6 +214,8 @@ class _Shared:
         grew = False
         for grow, which in ((C.GROW, "short"), (C.GROW_LONG, "long")):
             if grow in statuses:
+                if not self.deadline.affords(self.tables.grow_seconds(which)):
+                    return Step.NO_TIME
                 if not self.tables.grow(which, self.base.words):
                     return Step.NO_MEMORY
                 table = getattr(self.tables, which)

@@ -20,7 +20,7 @@ from ...budget import Limit, Limits, Pace, Step, drive
 from ...engine.position import Position
 from ...engine.rules import Rules
 from .. import codec as C
-from ..arrays import LoneSearch, decode
+from ..arrays import ROW_SECONDS, LoneSearch, decode
 from . import kernel as RK
 
 __all__ = ["ClassOutcome", "classes", "find", "prove", "usable", "FIND", "PROVE", "ENTRY_POINTS"]
@@ -109,6 +109,8 @@ def _run(start: Position, mode: int, limits: Limits) -> ClassOutcome:
             rows = table.shape[0] * 2
             if (rows + table.shape[0]) * RK.KEY_WORDS * 8 > max_memory_mb << 20:
                 return Step.NO_MEMORY
+            if not limits.deadline.affords(rows * ROW_SECONDS):
+                return Step.NO_TIME
             bigger = np.zeros((rows, RK.KEY_WORDS), np.uint64)
             RK.rehash(table, bigger, words, stats)
             holder[0] = bigger
