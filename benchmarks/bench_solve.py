@@ -21,7 +21,7 @@ import sys
 import time
 
 
-def _init(shares: tuple[tuple[str, float], ...] = ()) -> None:
+def _init(changes: tuple[tuple[str, str, str, float], ...] = ()) -> None:
     from canfield_solver.solver import solve
 
     solve(2)  # compile / load the cached kernel before timing
@@ -29,14 +29,15 @@ def _init(shares: tuple[tuple[str, float], ...] = ()) -> None:
         from canfield_solver.search import portfolio
     except ImportError:
         return
-    import importlib
+    if changes:  # --schedule FAMILY.PHASE.FIELD=VALUE: a schedule against another
+        from canfield_solver.search import schedule
 
-    for name, value in shares:  # --portfolio NAME=VALUE (or MODULE.NAME=VALUE): a schedule against another
-        where, _, name = name.rpartition(".")
-        mod = importlib.import_module(f"canfield_solver.search.{where}") if where else portfolio
-        if not hasattr(mod, name):
-            raise SystemExit(f"{mod.__name__} has no {name}")
-        setattr(mod, name, type(getattr(mod, name))(value))
+        for family, phase, field, value in changes:
+            rows = schedule.SCHEDULES.get(family) or schedule._loaded()[family]
+            if phase not in {r.phase for r in rows} or not hasattr(rows[0], field):
+                raise SystemExit(f"schedule {family!r} has no {phase}.{field}")
+            kind = type(getattr(schedule.Row(phase), field) or 0.0)
+            schedule.SCHEDULES[family] = schedule.changed(rows, phase, **{field: kind(value)})
     portfolio.warm_up()
 
 
@@ -72,15 +73,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tail", type=float, default=None, help="also list every deal that took at least this "
                     "many seconds")
     ap.add_argument("--out", default=None, help="write per-seed results to this JSON file")
-    ap.add_argument("--portfolio", action="append", default=[], metavar="NAME=VALUE",
-                    help="set a constant of search.portfolio (or of search.MODULE, as MODULE.NAME=VALUE) in the "
-                    "workers (a share, a round count) before timing")
+    ap.add_argument("--schedule", action="append", default=[], metavar="FAMILY.PHASE.FIELD=VALUE",
+                    help="change a row of a schedule (search.schedule) in the workers before timing, e.g. "
+                    "any-suit.adapt.share=0.3 (share=0 leaves the phase out)")
     a = ap.parse_args(argv)
     lo, hi = (int(x) for x in a.seeds.split(":"))
     all_rows = []
     ctx = mp.get_context("spawn")
-    shares = tuple((kv.split("=", 1)[0], float(kv.split("=", 1)[1])) for kv in a.portfolio)
-    with ctx.Pool(a.jobs, initializer=_init, initargs=(shares,)) as pool:
+    changes = tuple((*kv.split("=", 1)[0].split(".", 2), float(kv.split("=", 1)[1])) for kv in a.schedule)
+    with ctx.Pool(a.jobs, initializer=_init, initargs=(changes,)) as pool:
         for rules in a.rules.split(","):
             t0 = time.perf_counter()
             rows = pool.map(_work, [(s, rules, a.max_seconds, a.workers) for s in range(lo, hi)], chunksize=1)

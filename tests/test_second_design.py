@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from canfield_solver import Deal, Position, Rules, get_rules
 from canfield_solver.budget import Deadline, Limits
 from canfield_solver.engine.position import replay
-from canfield_solver.search import arrays, playout, portfolio, ranks
+from canfield_solver.search import arrays, playout, ranks, schedule
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
 from canfield_solver.search.ranks import kernel as RK
@@ -63,15 +63,17 @@ def test_classes_exist_only_where_they_are_sound_and_merge_something():
     assert list(peers[13][peers[13] >= 0]) == [26]
     for name in ("rainbow", "canfield", "storehouse", "pysolfc-chameleon", "solvitaire-canfield"):
         r = get_rules(name)
-        assert portfolio.wanted(r) == (r.build == "any" and ranks.usable(r)), name
-    assert portfolio.wanted(get_rules("rainbow")) and not portfolio.wanted(get_rules("canfield"))
+        assert (schedule.family(r) == "any-suit") == (r.build == "any" and ranks.usable(r)), name
+    assert schedule.family(get_rules("rainbow")) == "any-suit" and schedule.family(get_rules("canfield")) == "exact"
 
 
 def _prove_counts(monkeypatch: pytest.MonkeyPatch | None = None):
     """A property over reduced deals of every class rule set: what ``prove`` says against the truth."""
     seen = {"lost": 0, "proved": 0, "won": 0}
 
-    @settings(max_examples=examples(60), deadline=None,
+    # The same examples every run (derandomize): the counts below are of what was drawn, and a random draw of
+    # 60 held fewer than 5 won deals now and then (a default-tier failure, 2026-12-07).
+    @settings(max_examples=examples(60), deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
     @given(name=st.sampled_from(sorted(CLASS_RULES)), shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**64 - 1))
     def check(name, shape, seed):
@@ -231,13 +233,15 @@ def test_the_search_under_the_key_of_ranks_runs_where_the_abstract_game_stops_un
     rules = get_rules("solvitaire-canfield-strict").replace(name="solvitaire-rainbow", build="any", draw=1,
                                                              redeals=0)
     start = Position(Deal.from_seed(1016, rules))
-    monkeypatch.setattr(portfolio, "ADAPT_SHARE", 0.0)
+    rows = schedule.changed(schedule.rows_for(rules), "adapt", share=0.0)
+    monkeypatch.setitem(schedule.SCHEDULES, "any-suit", rows)
     r = solve(start, max_nodes=14_000_000)
     assert r.verdict is Verdict.SOLVED and r.stats["decided_by"] == "find", r.stats
     assert [(p["phase"], p["ended"]) for p in r.stats["phases"]] == [("probe", "nodes"), ("nested", "rounds"),
                                                                      ("prove", "nodes"), ("find", "won")]
     assert replay(start.to_deal(), list(r.moves)).position.is_won()
-    monkeypatch.setattr(portfolio, "FIND_UNFINISHED_SHARE", 0.0)  # as before: the exact search gets it all
+    # as before: the exact search gets it all
+    monkeypatch.setitem(schedule.SCHEDULES, "any-suit", tuple(r for r in rows if r.when != "abstract-unfinished"))
     r = solve(start, max_nodes=14_000_000)
     assert r.verdict is Verdict.UNKNOWN and [p["phase"] for p in r.stats["phases"]] == ["probe", "nested", "prove",
                                                                                        "exact"]
@@ -297,8 +301,9 @@ def test_on_reduced_decks_every_verdict_through_the_phases_is_the_exhaustive_sea
     search's probe now decides before any phase. Without the probe every deal of a losing shape goes through
     the phases: each verdict equals the exhaustive search's, each win replays, and phases decide some deals
     both ways (the paths are reached)."""
-    monkeypatch.setattr(portfolio, "PROBE_NODES", 0)
-    monkeypatch.setattr(portfolio, "ADAPT_MAX_SECONDS", 0.05)  # a lost deal waits this long for the proofs
+    rows = schedule.changed(schedule.rows_for(get_rules(preset)), "probe", nodes=0)
+    monkeypatch.setitem(schedule.SCHEDULES, "any-suit", schedule.changed(rows, "adapt", cap=0.05))  # a lost deal
+    # waits this long for the proofs
     ranks_, reserve, columns = shape   # reduced chameleon and rainbow differ only in these, so the gap rule too
     rules = get_rules(preset).replace(name=f"{preset}-{ranks_}r{reserve}c{columns}", ranks=ranks_,
                                       reserve_size=reserve, columns=columns)

@@ -1,5 +1,5 @@
-"""Wins first where gaps wait for a move (``search.wins_first``, issue 70): the exact search's probe, the policy
-adaptation, the exact search again. Its promises: it runs only under the rules it was measured on, a deal the
+"""Wins first where gaps wait for a move (the ``gaps-wait`` schedule of ``search.schedule``): the exact search's
+probe, the policy adaptation, the exact search going on. Its promises: it runs only under the rules it was measured on, a deal the
 probe decides is searched node for node as the exact search alone searches it, a win it finds is a real line,
 a limit ends it unknown and never wrong, and no verdict differs from the exhaustive search's."""
 
@@ -10,7 +10,7 @@ import pytest
 from canfield_solver import Deal, Position, get_rules
 from canfield_solver.engine.position import replay
 from canfield_solver.engine.rules import PRESETS
-from canfield_solver.search import portfolio, wins_first
+from canfield_solver.search import schedule
 from canfield_solver.solver import Verdict, solve
 
 from helpers import needs_jit
@@ -20,10 +20,8 @@ SUPERIOR = get_rules("superior-canfield")
 
 
 def test_it_runs_where_gaps_wait_for_a_move_and_nowhere_else():
-    chosen = {name for name, r in PRESETS.items() if wins_first.wanted(r)}
+    chosen = {name for name, r in PRESETS.items() if schedule.family(r) == "gaps-wait"}
     assert chosen == {"superior-canfield"}
-    for r in PRESETS.values():
-        assert not (wins_first.wanted(r) and portfolio.wanted(r)), r.name  # one schedule a rule set at most
     # The strict profile searches as before: no phases, the exact search's nodes.
     r = solve(Position(Deal.from_seed(650002, get_rules("canfield"))), max_nodes=200_000)
     assert "phases" not in r.stats and r.nodes <= 200_000 + 10_000
@@ -46,7 +44,7 @@ def test_the_adaptation_wins_a_deal_the_probe_leaves_and_says_so():
     r = solve(Position(deal), max_nodes=2_000_000)
     assert r.verdict is Verdict.SOLVED and r.stats["decided_by"] == "adapt", r.stats
     assert [p["phase"] for p in r.stats["phases"]] == ["probe", "adapt"]
-    assert r.stats["phases"][0]["nodes"] <= portfolio.PROBE_NODES
+    assert r.stats["phases"][0]["nodes"] <= schedule.rows_for(SUPERIOR)[0].nodes
     chk = replay(deal, list(r.moves), strict=True)
     assert chk.legal and chk.position.is_won()
 
@@ -69,8 +67,9 @@ def test_on_reduced_decks_every_verdict_through_the_adaptation_is_the_exhaustive
     """With no probe every deal goes through the adaptation first: of 40 deals of a shape (those small enough
     for the oracle), each verdict equals the exhaustive search's, each win replays, and the adaptation decides
     some of them (the path is reached) while some are lost (the exact search after it is reached too)."""
-    monkeypatch.setattr(portfolio, "PROBE_NODES", 0)
-    monkeypatch.setattr(wins_first, "MAX_SECONDS", 0.05)  # a lost deal waits this long for the exact search
+    rows = schedule.changed(schedule.rows_for(SUPERIOR), "probe", nodes=0)
+    monkeypatch.setitem(schedule.SCHEDULES, "gaps-wait", schedule.changed(rows, "adapt", cap=0.05))  # a lost deal
+    # waits this long for the exact search
     ranks, reserve, columns = shape
     rules = SUPERIOR.replace(name=f"superior-{ranks}r{reserve}c{columns}", ranks=ranks, reserve_size=reserve,
                              columns=columns)

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # what type checkers and editors read; at run time each name 
     from .play.difficulty import Analysis, analyze
     from .play.hint import Hint, hint
     from .play.transcript import format_steps, review, steps
-    from .solver import Result, SolveResult, Verdict, decide, solve
+    from .solver import Result, SolveResult, Verdict, decide, schedule_of, solve
     from .studies.seeds import SeedSet, parse_seeds
     from .studies.study import StudyError, WinRate, estimate_win_rate, run_study
     from .surfaces.replay_page import ReplayPage, show
@@ -80,6 +80,7 @@ _WHERE = {
     "SolveResult": ".solver",
     "Verdict": ".solver",
     "decide": ".solver",
+    "schedule_of": ".solver",
     "solve": ".solver",
     "SeedSet": ".studies.seeds",
     "parse_seeds": ".studies.seeds",
@@ -117,7 +118,7 @@ __all__ = [
     # other formats
     "from_solvitaire", "pysolfc_deal", "read_deal", "read_moves", "to_solvitaire",
     # the solver
-    "Limit", "Result", "SolveResult", "Verdict", "decide", "solve",
+    "Limit", "Result", "SolveResult", "Verdict", "decide", "schedule_of", "solve",
     # play aids
     "Analysis", "Hint", "analyze", "format_steps", "hint", "review", "steps",
     # studies

@@ -1,10 +1,9 @@
 """solve(): validate in Python, run a search driver, check its answer with the reference engine.
 
 This is the one place that makes a verdict and its ``SolveResult``, whatever
-searched (``search.depth_first`` on one thread, ``search.parallel`` on
-several, ``search.layered`` after or instead of them, where any suit
-builds ``search.portfolio``'s searches before them, and where gaps wait for
-a move ``search.wins_first``'s), under a table cap
+searched (``search.schedule``'s rows: the exact search, ``search.depth_first``
+on one thread or ``search.parallel`` on several, and the searches before it
+that the rules' schedule names; ``search.layered`` after or instead of them), under a table cap
 the caller gives or ``memory.machine_cap`` sizes by the machine: every line a driver returns is replayed by the reference engine
 first, and a line it refuses is a ``SolverBugError``. Numba is imported only
 when a search runs (``search`` is loaded on first use), so this module, its
@@ -180,7 +179,21 @@ class SolveResult(Result):
             "max_memory_mb": self.stats.get("memory_cap_mb"),
             "memory_source": self.stats.get("memory_source"),
             "compiling": [c._asdict() for c in self.compiling_now()],
+            "phases": self.phases(),
         }
+
+    def phases(self) -> list[dict[str, object]]:
+        """The searches that ran, in order: name (``probe``, ``nested``, ``adapt``, ``prove``, ``find``,
+        ``exact``, ``layered``), seconds, nodes (each search's own kind: ``search.schedule``) and outcome
+        (``won``, ``lost``, ``exhausted``, a limit, or what ended it short of one: ``rounds``, ``nodes``)."""
+        ran = self.stats.get("phases")
+        if ran:
+            return [{"name": p["phase"], "seconds": p["seconds"], "nodes": p["nodes"], "outcome": p.get("ended")}
+                    for p in ran]
+        outcome = {Verdict.SOLVED: "won", Verdict.UNSOLVABLE: "lost"}.get(self.verdict, self.limit)
+        return [{"name": "layered" if "layered_layers" in self.stats else "exact",
+                 "seconds": round(self.stats.get("search_seconds", self.seconds), 4), "nodes": self.nodes,
+                 "outcome": outcome}]
 
 
 # --- The kernel: compiled once, or loaded from Numba's cache --------------------------------------
@@ -324,13 +337,15 @@ def solve(
     when its table fills the memory cap before it decides, the layered
     proof (``search.layered``, solver notes §9) with what is left of the
     limits: it keeps only the positions of the next few layers of progress,
-    so it decides lost deals whose proofs outgrow the cap. Where any suit
-    builds, ``"auto"`` first runs nested searches and policy adaptation
-    for wins, the abstract game over ranks for losses and, where that game was won, the real moves
-    under its key, each in a share of the limits (``search.portfolio``,
-    solver notes §10); where gaps wait for a move (``superior-canfield``),
-    the exact search's first 100,000 nodes, then policy adaptation, then
-    the exact search again (``search.wins_first``). ``"depth-first"`` never
+    so it decides lost deals whose proofs outgrow the cap. Before the
+    exact search, ``"auto"`` runs the rules' schedule (``search.schedule``,
+    ``canfield rules NAME`` prints it): where any suit builds, the exact
+    search's first 100,000 nodes, nested searches and policy adaptation for
+    wins, the abstract game over ranks for losses and, where that game was
+    won, the real moves under its key, each in a share of the limits (solver
+    notes §10); where gaps wait for a move (``superior-canfield``), the first
+    nodes and the policy adaptation; then the exact search goes on from its
+    first nodes. ``stats["phases"]`` says what ran. ``"depth-first"`` never
     switches and runs no other search; ``"layered"`` runs the layered proof
     alone.
 
@@ -383,26 +398,21 @@ def _compiled_search(start: Position, limits: Limits, method: str, compile_secon
 
         return layered.search(start, limits, compile_seconds)
 
-    def exact(lim: Limits) -> "Outcome":
-        if lim.workers > 1:
-            from .search import parallel
+    from .search import schedule
 
-            return parallel.search(start, lim, compile_seconds)
-        from .search import depth_first
-
-        return depth_first.search(start, lim, compile_seconds)
-
-    from .search import portfolio, wins_first
-
-    if method == "auto" and portfolio.wanted(start.rules):
-        outcome = portfolio.search(start, limits, exact)
-    elif method == "auto" and wins_first.wanted(start.rules):
-        outcome = wins_first.search(start, limits, exact)
-    else:
-        outcome = exact(limits)
+    rows = None if method == "auto" else schedule.EXACT_ONLY
+    outcome = schedule.search(start, limits, compile_seconds, rows)
     if method == "auto" and outcome.limit == Limit.MEMORY and not outcome.won:
         outcome = _then_layered(outcome, start, limits, compile_seconds)
     return outcome
+
+
+def schedule_of(rules: "str | Rules") -> list[str]:
+    """What ``solve(..., method="auto")`` runs under ``rules`` before and as its exact search, in order, a line
+    a search with its share of the limits (``search.schedule``): the text ``canfield rules NAME`` prints."""
+    from .search import schedule
+
+    return schedule.describe(get_rules(rules) if isinstance(rules, str) else rules)
 
 
 def _check_arguments(max_nodes: int | None, max_seconds: float | None, max_memory_mb: int | None, workers: int,

@@ -21,11 +21,11 @@ function inlines, never loaded stale).
   kernel compiles in the background.
 - ``kernel_load``: compiling the kernel or loading it from Numba's cache (``compiles`` says whether it is
   compiled, and announces the compile).
-- ``portfolio``: where any suit builds, the searches of another kind that run before the exact one:
-  nested Monte Carlo searches and policy adaptation for wins (``playout``, ``adapt``), and the abstract
-  game over ranks for losses and the search under the key of ranks for wins (``ranks``).
-- ``wins_first``: where gaps wait for a move (`superior-canfield`), the policy adaptation after a probe of
-  the exact search, with the portfolio's machinery.
+- ``schedule``: which searches run for a rule family, in what order and share (rows of data,
+  ``schedules.json``), and the one loop that runs them, the exact search last.
+- ``portfolio``: the searches of another kind that a schedule runs before the exact one: nested Monte Carlo
+  searches and policy adaptation for wins (``playout``, ``adapt``), and the abstract game over ranks for
+  losses and the search under the key of ranks for wins (``ranks``); their compiles.
 - ``outcome``: what a driver hands back; ``solver`` makes the verdict from it.
 
 Importing this package (or ``outcome``) does not import Numba.

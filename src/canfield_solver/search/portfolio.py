@@ -1,39 +1,25 @@
-"""The second design (issue 70): where any suit builds, searches of another kind run before the exact one,
-each in a share of the caller's limits, and the exact search gets what they leave.
+"""The searches that run before the exact one (solver notes §10), each in a share of the caller's limits:
+their compiles, and ``Phases``, which runs them one row of a schedule at a time. The order, the shares and
+the conditions are data (``search.schedule``, ``schedules.json``); this module only runs a row.
 
-1. **Wins**: nested Monte Carlo searches of level 1 (``search.playout``), ``NESTED_SHARE`` of the time, at
-   most ``NESTED_ROUNDS`` searches. They win most of the deals the depth-first search walks past under
-   these rules in milliseconds (issue 70's count: 43 of `rainbow`'s seeds 1000-1099 within 0.5 s, where
-   the exact search decides 19 in 2 s). Then nested rollout policy adaptation (``search.adapt``),
-   ``ADAPT_SHARE`` of what is left, at most ``ADAPT_MAX_SECONDS``: playouts under a policy learned from
-   the best lines, which win deals the nested searches and the exact search leave at 6 s (8 of 30
-   `rainbow` deals unknown at 2 s, each in under 1 s; Solvitaire's rainbow 1016 in its first playouts).
-   At 2 s it leaves `rainbow` 145 unknown of 300 deals where the build without it left 173, `chameleon`
-   (mostly lost deals) 191 against 198 (benchmarks/results/issue70-adapt.txt).
-2. **Losses**: the abstract game over ranks (``search.ranks``, ``PROVE``), ``PROVE_SHARE`` of the time and
-   of the memory; it ends early when it wins abstractly (which proves nothing), and what it leaves of its
-   share goes on. An exhausted abstract game proves the deal lost (solver notes, "Loss
-   proofs over ranks"): on `chameleon` it proves lost in seconds deals the exact search leaves unknown
-   after 10 s.
-3. **More wins** where the abstract game was won: the real moves under the key of ranks (``ranks.find``),
-   ``FIND_SHARE`` of what is left (Solvitaire's rainbow 1016: won in 0.4 s, which the nested searches do
-   not win in 10 s); and where it stopped at its share unfinished, ``FIND_UNFINISHED_SHARE`` of what is
-   left, when ``FIND_UNFINISHED_LEFT`` seconds are left (1016 again: its abstract game runs past a 5-s
-   share). At 2 s that share would win nothing and cost ``chameleon`` the exact search's last quarter
-   second (300 deals each: `rainbow` 0 changed, `chameleon` 4 proofs fewer), so it waits for longer limits.
-4. The exact search (``depth_first``, or ``parallel`` with several workers) with what is left.
+- ``nested``: nested Monte Carlo searches of level 1 (``search.playout``), for wins: they win most of the
+  deals the depth-first search walks past where any suit builds, in milliseconds.
+- ``adapt``: nested rollout policy adaptation (``search.adapt``): playouts under a policy learned from the
+  best lines, for wins the nested searches and the exact search leave (where any suit builds, and where gaps
+  wait for a move: `superior-canfield`, whose exact search spends most of its moves filling gaps).
+- ``prove``: the abstract game over ranks (``search.ranks``, ``PROVE``), for losses: an exhausted abstract
+  game proves the deal lost (solver notes, "Loss proofs over ranks"); it ends early when it wins
+  abstractly, which proves nothing, and says so (``abstract_win``), or when its share ends
+  (``abstract_unfinished``).
+- ``find``: the real moves under the key of ranks (``ranks.find``, the published solver's streamliner), for
+  wins, where the abstract game was won or left unfinished.
 
-Before them all the exact search looks for ``PROBE_NODES`` nodes (``probe``): a deal it decides at once is
-answered at once, node for node as before.
+Their kernels compile in three parts (``UNITS``: ``nested``, ``ranks``, ``adapt``), each once a machine;
+a phase whose compile does not fit the time left is skipped (``not_ready``, named in
+``stats["compiling"]``) while a process of its own compiles it (``start_background``).
 
-Under other rules (alternate colours, in suit) the count found nothing worth their time
-(benchmarks/second_design_census.py: 0-2 of each preset's 2-s unknowns), and ``wanted`` is False: the
-solver runs the exact search alone, node for node as before, except where gaps wait for a move
-(``search.wins_first``: the policy adaptation after a probe of the exact search, with this module's
-``Phases``).
-
-``search`` returns the ``Outcome`` that decided (a win's line, replayed by the solver as every line is; a
-proof of loss) or the exact search's, with every phase's nodes counted and said in ``stats["phases"]``.
+Every win is a real line, replayed by the solver as every line is; every phase's nodes, time and outcome are
+in ``stats["phases"]``.
 """
 
 from __future__ import annotations
@@ -46,35 +32,19 @@ from typing import TYPE_CHECKING, Callable
 from .. import compiles
 from ..budget import Limit, Limits, takes_keyword
 from ..engine.position import Position
-from ..engine.rules import Rules
-from . import kernel_load
+from . import kernel_load, schedule
 from .outcome import Outcome
 
 if TYPE_CHECKING:
     from .playout import PlayoutOutcome
+    from .ranks import ClassOutcome
+    from .schedule import Row
 
-NESTED_SHARE = 0.05   # of the time limit, for the nested searches
-NESTED_MAX_SECONDS = 3.0  # and at most this many seconds of it
-NESTED_ROUNDS = 16    # nested searches at most (each a few milliseconds on a 52-card deal)
-ADAPT_SHARE = 0.2     # of what is left, for the policy adaptation
-ADAPT_MAX_SECONDS = 1.5  # and at most this many seconds of it (a lost deal waits this long for its proof)
-PROVE_SHARE = 0.5     # of the time limit (and of the memory cap), for the abstract game over ranks
-FIND_SHARE = 0.25     # of what is left, for the class-key search once the abstract game is won abstractly
-FIND_FIRST_SHARE = 0.0  # of the time, for the class-key search before the abstract game (0: not run there)
-FIND_UNFINISHED_SHARE = 0.25  # of what is left, for it where the abstract game stopped at its share, unwon,
-FIND_UNFINISHED_LEFT = 2.0    # when at least this many seconds are left (or no time limit)
 MIN_SECONDS = 0.01    # a phase given less time than this is not run
-PROBE_NODES = 100_000  # the exact search's first look, before any phase (about 0.04 s; 0: none)
 # The phases' compiles (``compiles.NAMES``), one each, in the order a background compile takes them: the
 # nested searches first (most wins at 2 s), the game over ranks (5 s), the policy adaptation.
 UNITS = ("nested", "ranks", "adapt")
 BACKGROUND_NICE = 5  # a background compile of the phases yields to the kernel's, which every search needs
-
-
-def wanted(r: Rules) -> bool:
-    """Whether the phases run before the exact search under these rules: where any suit builds (and no move
-    reads an identity: ``ranks.classes``). Asked without importing the phases' kernels."""
-    return r.build == "any" and r.column_moves != "whole-or-freeing"
 
 
 @functools.cache
@@ -149,51 +119,6 @@ def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, tex
         progress(nodes, seconds, event=text)
 
 
-def search(start: Position, limits: Limits, exact: Callable[[Limits], Outcome]) -> Outcome:
-    """The phases, then ``exact(limits left)``; the Outcome that decided.
-
-    The phases run only when their kernels are compiled or their first compile fits the time left
-    (``compiles.estimate``); otherwise the exact search runs alone with the whole limit.
-    """
-    run = probe(start, limits, exact, UNITS)
-    if isinstance(run, Outcome):
-        return run
-    return (run.wins() or run.adapted() or (FIND_FIRST_SHARE > 0 and run.find(FIND_FIRST_SHARE)) or run.losses()
-            or (run.abstract_win and FIND_SHARE > 0 and run.find(FIND_SHARE))
-            or (run.abstract_unfinished and run.left(FIND_UNFINISHED_LEFT) and FIND_UNFINISHED_SHARE > 0
-                and run.find(FIND_UNFINISHED_SHARE))
-            or run.rest(exact))
-
-
-def probe(start: Position, limits: Limits, exact: Callable[[Limits], Outcome],
-          units: tuple[str, ...]) -> "Outcome | Phases":
-    """The exact search's first ``PROBE_NODES`` nodes, before any phase: its Outcome when they decided the deal
-    (or the caller's limits ended it), else the ``Phases`` that go on from there, the probe's nodes and best
-    line counted in them. A deal the exact search decides at once is so searched node for node as the exact
-    search alone searches it, and waits for no phase (`chameleon` deals it proves lost in milliseconds took
-    1.5 s, the adaptation's cap, before); a deal it does not decide has lost at most ``PROBE_NODES`` nodes
-    (about 0.04 s), searched again by the exact search after the phases. ``units``: the compiles the caller's
-    phases need (of ``UNITS``); a phase whose kernels are not compiled, and whose compile does not fit the
-    time left, is skipped (named in ``stats["compiling"]``), and where none is ready the exact search runs alone
-    with what is left."""
-    t0 = time.perf_counter()
-    first = exact(limits.share(nodes=PROBE_NODES)) if PROBE_NODES > 0 else None
-    if first is not None and (first.limit is not Limit.NODES
-                              or (limits.nodes is not None and first.nodes >= limits.nodes)):
-        return first  # decided, or ended by the caller's limits (time, nodes, memory, Ctrl-C)
-    spent = 0 if first is None else first.nodes
-    pending = not_ready(limits.spent(spent), units)
-    if len(pending) == len(units):
-        out = exact(limits.spent(spent))
-        out.nodes += spent
-        out.seconds = time.perf_counter() - t0
-        out.stats = {**out.stats, "compiling": list(pending)}
-        return out
-    if first is None:
-        return Phases(start, limits, pending=pending)
-    return Phases(start, limits, probed=first, t0=t0, pending=pending)
-
-
 def not_ready(limits: Limits, units: tuple[str, ...] = UNITS) -> tuple[str, ...]:
     """Of ``units``, the phases whose kernels are neither compiled nor compiled now because their first compile
     fits the time left (``compiles.estimate``: twice the figure, all of them together). Those that do not
@@ -226,9 +151,9 @@ Decode = Callable[[list[int]], list[str]]
 class Phases:
     """One deal's phases: what they have spent (nodes, ``phases``: a line each for ``stats``) and the best
     real line the searches by playouts followed, which stands for the deal's best line where nothing wins.
-    ``search`` runs them in this module's order; ``search.wins_first`` runs its own. Made by ``probe`` after
-    the exact search's first look (``probed``, the Outcome it ended with, and ``t0``, when it began), whose
-    nodes, time and best line count as the phases' own."""
+    ``schedule.search`` makes it after the exact search's first look (``probed``, the Outcome it ended with,
+    and ``t0``, when it began), whose nodes, time and best line count as the phases' own, and runs a row at a
+    time (``step``)."""
 
     def __init__(self, start: Position, limits: Limits, probed: Outcome | None = None, t0: float | None = None,
                  pending: tuple[str, ...] = ()):
@@ -241,6 +166,24 @@ class Phases:
             None if probed is None else (probed.best_score, probed.best_path, probed.decode))
         self.abstract_win = False  # the abstract game was won: a sign, no proof, that the deal may be won
         self.abstract_unfinished = False  # it stopped at its share (time, nodes or memory), neither won nor lost
+
+    def step(self, row: "Row") -> Outcome | None:
+        """Run one row of a schedule: the Outcome when its phase decided the deal (or an interrupt ended it),
+        else None (the phase skipped when its compile is pending or its share too small to start)."""
+        if schedule.UNIT[row.phase] in self.pending:
+            return None
+        memory = None if row.memory is None else max(16, int(self.limits.memory_mb * row.memory))
+        lim = self.share(row.share, row.cap, memory)
+        if lim is None:
+            return None
+        playout, ranks, adapt = _kernels()
+        if row.phase == "nested":
+            return self.played("nested", "a nested search", playout.nested(self.start, lim, rounds=row.rounds))
+        if row.phase == "adapt":
+            return self.played("adapt", "the policy adaptation", adapt.policy(self.start, lim))
+        if row.phase == "prove":
+            return self.losses(ranks.prove(self.start, lim))
+        return self.find(ranks.find(self.start, lim))
 
     def share(self, part: float, most: float | None = None, memory_mb: int | None = None) -> Limits | None:
         """``part`` of what is left of the time (at most ``most`` seconds) and of the nodes; None when that is
@@ -258,24 +201,6 @@ class Phases:
         now = self.limits.spent(self.spent).seconds
         return now is None or now >= seconds
 
-    def wins(self) -> Outcome | None:
-        """The nested searches: the Outcome when one wins (or an interrupt ends them), else None."""
-        playout, _ranks, _adapt = _kernels()
-        lim = self.share(NESTED_SHARE, NESTED_MAX_SECONDS)
-        if lim is None or "nested" in self.pending:
-            return None
-        return self.played("nested", "a nested search", playout.nested(self.start, lim, rounds=NESTED_ROUNDS))
-
-    def adapted(self, part: float | None = None, most: float | None = None) -> Outcome | None:
-        """The policy adaptation, ``part`` of what is left (``ADAPT_SHARE``), at most ``most`` seconds
-        (``ADAPT_MAX_SECONDS``): the Outcome when it wins (or an interrupt ends it), else None."""
-        _playout, _ranks, adapt = _kernels()
-        part = ADAPT_SHARE if part is None else part
-        lim = self.share(part, ADAPT_MAX_SECONDS if most is None else most)
-        if lim is None or part <= 0 or "adapt" in self.pending:
-            return None
-        return self.played("adapt", "the policy adaptation", adapt.policy(self.start, lim))
-
     def played(self, phase: str, who: str, w: PlayoutOutcome) -> Outcome | None:
         """A search by playouts ended: its line in ``phases``, its best line kept when it went further than the
         best so far; the Outcome when it won (or an interrupt ended it), else None."""
@@ -292,14 +217,9 @@ class Phases:
             return self.outcome(False, Limit.INTERRUPTED, [])
         return None
 
-    def losses(self) -> Outcome | None:
-        """The abstract game over ranks: the Outcome when it proves the deal lost (or an interrupt ends it),
-        else None (won abstractly, or stopped by its share)."""
-        _playout, ranks, _adapt = _kernels()
-        lim = self.share(PROVE_SHARE, memory_mb=max(16, int(self.limits.memory_mb * PROVE_SHARE)))
-        if lim is None or "ranks" in self.pending:
-            return None
-        p = ranks.prove(self.start, lim)
+    def losses(self, p: "ClassOutcome") -> Outcome | None:
+        """The abstract game over ranks ended: the Outcome when it proved the deal lost (or an interrupt ended
+        it), else None (won abstractly, or stopped by its share: ``abstract_win``, ``abstract_unfinished``)."""
         self.spent += p.nodes
         self.phases.append({"phase": "prove", "ended": "lost" if p.proved_lost else p.ended if p.limit is None
                             else str(p.limit), "nodes": p.nodes, "rows": p.rows, "seconds": round(p.seconds, 4)})
@@ -313,14 +233,9 @@ class Phases:
         self.abstract_unfinished = p.limit is not None
         return None
 
-    def find(self, part: float) -> Outcome | None:
-        """The real moves under the class key (the published solver's streamliner, ``ranks.find``), ``part``
-        of what is left; the Outcome when it wins (or an interrupt ends it)."""
-        _playout, ranks, _adapt = _kernels()
-        lim = self.share(part, memory_mb=max(16, int(self.limits.memory_mb * PROVE_SHARE)))
-        if lim is None or "ranks" in self.pending:
-            return None
-        f = ranks.find(self.start, lim)
+    def find(self, f: "ClassOutcome") -> Outcome | None:
+        """The real moves under the class key (the published solver's streamliner, ``ranks.find``) ended: the
+        Outcome when they won (or an interrupt ended them)."""
         self.spent += f.nodes
         self.phases.append({"phase": "find", "ended": f.ended if f.limit is None else str(f.limit),
                             "nodes": f.nodes, "rows": f.rows, "seconds": round(f.seconds, 4)})
@@ -337,7 +252,9 @@ class Phases:
         """The exact search with what the phases left; its Outcome, with their nodes and lines added."""
         out = exact(self.limits.spent(self.spent))
         out.nodes += self.spent
-        out.stats = {**out.stats, "phases": self.phases + [{"phase": "exact", "nodes": out.nodes - self.spent,
+        ended = str(out.limit) if out.limit is not None else "won" if out.won else "exhausted"
+        out.stats = {**out.stats, "phases": self.phases + [{"phase": "exact", "ended": ended,
+                                                            "nodes": out.nodes - self.spent,
                                                             "seconds": round(out.seconds, 4)}],
                      "compiling": list(self.pending)}
         out.seconds = time.perf_counter() - self.t0

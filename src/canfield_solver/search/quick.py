@@ -28,7 +28,7 @@ from .. import compiles, jit
 from ..budget import Limit, Limits
 from ..engine.position import Position
 from ..engine.rules import Rules
-from . import depth_first, interpreted, portfolio
+from . import depth_first, interpreted, portfolio, schedule
 from . import kernel_load as kc
 from .outcome import Outcome
 
@@ -59,9 +59,7 @@ def _start_compile() -> subprocess.Popen | None:
 
 def needs(rules: Rules) -> tuple[str, ...]:
     """The phases' compiles (``portfolio.UNITS``) that a ``solve`` under ``rules`` runs with ``method="auto"``."""
-    from . import wins_first
-
-    return portfolio.UNITS if portfolio.wanted(rules) else ("adapt",) if wins_first.wanted(rules) else ()
+    return schedule.units(schedule.rows_for(rules))
 
 
 class _CompileDone(Exception):

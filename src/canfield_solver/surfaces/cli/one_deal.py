@@ -15,7 +15,7 @@ from ...engine.rules import PRESETS
 from ...formats import read_moves, to_solvitaire
 from ...games import DESCRIPTIONS
 from ...play.transcript import format_steps, review, steps
-from ...solver import DEFAULT_MEMORY_MB, METHODS, SolveResult, Verdict, decide
+from ...solver import DEFAULT_MEMORY_MB, METHODS, SolveResult, Verdict, decide, schedule_of
 from ...solver import solve as solve_deal
 from .common import (
     EXIT_CODES,
@@ -34,6 +34,7 @@ from .common import (
     next_command,
     not_blank,
     prepare_kernel,
+    resolve_rules,
     run_state,
     search_limit_options,
     time_left,
@@ -480,8 +481,23 @@ def _write_page(pg: "ReplayPage", out: str) -> int:
 
 
 @cli.command()
-def rules() -> None:
-    """List the rules presets of Canfield, then the other games (--game NAME)."""
+@click.argument("name", required=False, metavar="[PRESET]")
+@click.option("--rules-file", type=click.Path(dir_okay=False), default=None, callback=not_blank,
+              help="A rules JSON file to show instead of a preset.")
+def rules(name: str | None, rules_file: str | None) -> None:
+    """List the rules presets of Canfield, then the other games (--game NAME); with a PRESET (or
+    --rules-file), its rules and the searches a solve runs under them, in order, with their shares."""
+    if name is not None or rules_file is not None:
+        if name is not None and rules_file is not None:
+            raise UserError("give a PRESET or --rules-file, not both")
+        r = resolve_rules(name, rules_file)
+        click.echo(f"{r.name}: {r.description}" if r.description else r.name)
+        fields = {k: v for k, v in r.to_dict().items() if k not in ("name", "description")}
+        width = 2 + max(map(len, fields))
+        for key, value in fields.items():
+            click.echo(f"  {key:<{width}s}{json.dumps(value)}")
+        click.echo("\n".join(schedule_of(r)))
+        return
     width = 2 + max(len(n) for n in [*PRESETS, *DESCRIPTIONS])  # the longest name keeps a gap after it
     for name, r in PRESETS.items():
         click.echo(f"{name:{width}s}{r.description}")
