@@ -32,13 +32,12 @@ from typing import TYPE_CHECKING, Callable
 from .. import compiles
 from ..budget import Limit, Limits, takes_keyword
 from ..engine.position import Position
-from . import kernel_load, schedule
+from . import kernel_load
 from .outcome import Outcome
 
 if TYPE_CHECKING:
     from .playout import PlayoutOutcome
     from .ranks import ClassOutcome
-    from .schedule import Row
 
 MIN_SECONDS = 0.01    # a phase given less time than this is not run
 # The phases' compiles (``compiles.NAMES``), one each, in the order a background compile takes them: the
@@ -152,8 +151,8 @@ class Phases:
     """One deal's phases: what they have spent (nodes, ``phases``: a line each for ``stats``) and the best
     real line the searches by playouts followed, which stands for the deal's best line where nothing wins.
     ``schedule.search`` makes it after the exact search's first look (``probed``, the Outcome it ended with,
-    and ``t0``, when it began), whose nodes, time and best line count as the phases' own, and runs a row at a
-    time (``step``)."""
+    and ``t0``, when it began), whose nodes, time and best line count as the phases' own, and runs a search at
+    a time (``run``) in the share the schedule's row gives it (``share``)."""
 
     def __init__(self, start: Position, limits: Limits, probed: Outcome | None = None, t0: float | None = None,
                  pending: tuple[str, ...] = ()):
@@ -167,21 +166,15 @@ class Phases:
         self.abstract_win = False  # the abstract game was won: a sign, no proof, that the deal may be won
         self.abstract_unfinished = False  # it stopped at its share (time, nodes or memory), neither won nor lost
 
-    def step(self, row: "Row") -> Outcome | None:
-        """Run one row of a schedule: the Outcome when its phase decided the deal (or an interrupt ended it),
-        else None (the phase skipped when its compile is pending or its share too small to start)."""
-        if schedule.UNIT[row.phase] in self.pending:
-            return None
-        memory = None if row.memory is None else max(16, int(self.limits.memory_mb * row.memory))
-        lim = self.share(row.share, row.cap, memory)
-        if lim is None:
-            return None
+    def run(self, phase: str, lim: Limits, rounds: int = 0) -> Outcome | None:
+        """Run one search (``nested``, ``adapt``, ``prove``, ``find``) within ``lim`` (``rounds``: the nested
+        searches' count at most): the Outcome when it decided the deal (or an interrupt ended it), else None."""
         playout, ranks, adapt = _kernels()
-        if row.phase == "nested":
-            return self.played("nested", "a nested search", playout.nested(self.start, lim, rounds=row.rounds))
-        if row.phase == "adapt":
+        if phase == "nested":
+            return self.played("nested", "a nested search", playout.nested(self.start, lim, rounds=rounds))
+        if phase == "adapt":
             return self.played("adapt", "the policy adaptation", adapt.policy(self.start, lim))
-        if row.phase == "prove":
+        if phase == "prove":
             return self.losses(ranks.prove(self.start, lim))
         return self.find(ranks.find(self.start, lim))
 

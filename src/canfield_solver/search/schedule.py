@@ -79,6 +79,11 @@ class Row:
         if self.phase not in PHASES or self.when not in CONDITIONS or not 0.0 <= self.share <= 1.0:
             raise ValueError(f"a schedule row names no phase, condition or share it can run: {self}")
 
+    @property
+    def unit(self) -> str | None:
+        """The compile its search needs (``compiles.NAMES``; None for the exact search and its probe)."""
+        return UNIT.get(self.phase)
+
     def to_dict(self) -> dict:
         """The row as ``schedules.json`` writes it: the fields that differ from their defaults."""
         return {k: v for k, v in self.__dict__.items() if k == "phase" or v != getattr(Row, k)}
@@ -220,10 +225,20 @@ def search(start: Position, limits: Limits, compile_seconds: float = 0.0,
     for row in rows:
         if row.phase in ("probe", "exact") or row.share <= 0 or not _holds(row, run):
             continue
-        decided = run.step(row)
+        decided = _step(run, row)
         if decided is not None:
             return decided
     return run.rest(exact)
+
+
+def _step(run: "Phases", row: Row) -> Outcome | None:
+    """One row: its search in its share of what is left (skipped while its compile is pending, or when the
+    share is too small to start); the Outcome when it decided the deal (or an interrupt ended it)."""
+    if row.unit in run.pending:
+        return None
+    memory = None if row.memory is None else max(16, int(run.limits.memory_mb * row.memory))
+    lim = run.share(row.share, row.cap, memory)
+    return None if lim is None else run.run(row.phase, lim, row.rounds)
 
 
 def _holds(row: Row, run: "Phases") -> bool:
