@@ -60,3 +60,17 @@ def test_a_node_limit_search_is_the_same_with_any_growth_price(monkeypatch):
     monkeypatch.setattr(arrays, "ROW_SECONDS", 1.0)
     after = solve(Deal.from_seed(6), max_nodes=400_000, method="depth-first")
     assert (after.verdict, after.nodes, after.limit) == (before.verdict, before.nodes, before.limit)
+
+
+@needs_jit
+def test_the_random_players_games_end_with_the_analysis_time_limit():
+    """``analyze`` played every random game asked for after its limit: 40,475 of them took 130 s past a 2-s
+    limit (the generated CLI tier's slowest call). The games now stop with the limit and say how many ran."""
+    from canfield_solver import analyze
+
+    t = time.perf_counter()
+    a = analyze(40475, max_seconds=1.0, probe_nodes=50, playouts=40_475)
+    assert time.perf_counter() - t < 3.0
+    assert 0 <= a.playouts < 40_475 and a.random_wins <= a.playouts
+    full = analyze(40475, max_seconds=30, probe_nodes=50, playouts=20)
+    assert full.playouts == 20  # with time enough, every game asked for

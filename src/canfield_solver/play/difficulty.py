@@ -268,7 +268,8 @@ def analyze(
     first-move and critical-position counts run only in what it leaves
     (one that finds no time left counts as undecided); ``max_nodes``
     bounds the main search, ``probe_nodes`` each of those searches;
-    ``playouts`` random games are played with ``random.Random(playout_seed)``;
+    ``playouts`` random games are played with ``random.Random(playout_seed)``, as many of them as
+    ``max_seconds`` leaves time for (``Analysis.playouts`` says how many were played);
     ``progress`` is called as :func:`canfield_solver.solve` calls it, during the main search.
     """
     _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
@@ -288,7 +289,11 @@ def analyze(
                                                                                            deadline))
     greedy = greedy_play(start)
     rng = random.Random(playout_seed)
-    games = [random_play(start, rng) for _ in range(playouts)]
+    games = []
+    for _ in range(playouts):  # the time limit ends them too: 40,000 asked for took two minutes past a 2-s limit
+        if deadline.at is not None and deadline.left() == 0.0:
+            break
+        games.append(random_play(start, rng))
     wins = sum(g.won for g in games)
     verdict = res.verdict.value
     return Analysis(
@@ -308,10 +313,10 @@ def analyze(
         positions_probed=probed,
         greedy_won=greedy.won,
         greedy_score=greedy.score,
-        playouts=playouts,
+        playouts=len(games),
         random_wins=wins,
         random_best_score=max((g.score for g in games), default=0),
-        rating=rate(verdict, greedy.won, wins / playouts if playouts else None, critical, res.nodes),
+        rating=rate(verdict, greedy.won, wins / len(games) if games else None, critical, res.nodes),
         moves=res.moves,
         limit=res.limit,
     )

@@ -372,7 +372,7 @@ class _SearchProgress:
         self.clear()
 
 
-def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
+def _analysis_lines(a: Analysis, full: int, name: str, asked: int) -> list[str]:
     lines = [f"{name} · {a.rules}: {a.verdict}, rated {a.rating}"]
     lines.append(f"  search            {a.nodes:,} nodes in {a.seconds:.3f} s; the analysis {a.total_seconds:.2f} s "
                  "in all" + (f" ({why_stopped(a.limit)})" if a.limit else ""))
@@ -386,7 +386,10 @@ def _analysis_lines(a: Analysis, full: int, name: str) -> list[str]:
     lines.append(f"  greedy player     {'won' if a.greedy_won else 'lost'} ({a.greedy_score}/{full})")
     if a.playouts:
         lines.append(f"  random player     won {a.random_wins} of {a.playouts} games "
-                     f"(best {a.random_best_score}/{full})")
+                     f"(best {a.random_best_score}/{full})"
+                     + (f"; the time limit ended them at {a.playouts} of {asked}" if a.playouts < asked else ""))
+    elif asked:
+        lines.append(f"  random player     no game played: the time limit ended the analysis first ({asked} asked)")
     return lines
 
 
@@ -428,7 +431,7 @@ def analyze(seed: int | None, deal_file: str | None, pysolfc: str | None, rules_
             out["pysolfc_game"] = d.pysolfc_game
         click.echo(json.dumps(out))
     else:
-        click.echo("\n".join(_analysis_lines(a, 4 * d.rules.ranks, where(d))))
+        click.echo("\n".join(_analysis_lines(a, 4 * d.rules.ranks, where(d), playouts)))
         if show_moves and a.moves:
             click.echo(format_steps(steps(d, a.moves)))
         further = a.verdict == Verdict.UNKNOWN.value and go_further(a.limit, max_seconds, None, None, None)
