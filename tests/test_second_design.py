@@ -233,7 +233,9 @@ def test_the_search_under_the_key_of_ranks_runs_where_the_abstract_game_stops_un
     rules = get_rules("solvitaire-canfield-strict").replace(name="solvitaire-rainbow", build="any", draw=1,
                                                              redeals=0)
     start = Position(Deal.from_seed(1016, rules))
-    rows = schedule.changed(schedule.rows_for(rules), "adapt", share=0.0)
+    # The shares this deal's node counts were measured at (the game over ranks half of what is left), whatever
+    # schedules.json now says: the test is of the row that runs after an unfinished abstract game.
+    rows = schedule.changed(schedule.changed(schedule.rows_for(rules), "adapt", share=0.0), "prove", share=0.5)
     monkeypatch.setitem(schedule.SCHEDULES, "any-suit", rows)
     r = solve(start, max_nodes=14_000_000)
     assert r.verdict is Verdict.SOLVED and r.stats["decided_by"] == "find", r.stats
