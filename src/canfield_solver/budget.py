@@ -3,7 +3,8 @@ phase of a search), and the one loop that drives every compiled search in budget
 
 Canfield's depth-first search (one thread or several), its layered proof and the games' compiled searches
 all run the same way: a compiled call searches for at most a budget of nodes and returns; between calls
-the driver grows what has to grow, looks at the node limit, the clock and Ctrl-C, and reports progress.
+the driver grows what has to grow (unless the growth would end past the deadline: ``Deadline.affords``,
+``Step.NO_TIME``), looks at the node limit, the clock and Ctrl-C, and reports progress.
 That loop is written here once. A search says how a call ended with a ``Step``; ``drive`` turns limits
 into a ``Limit`` (or None when the search ended by itself: won or exhausted). A Ctrl-C that lands inside a
 compiled call reaches Python as a ``SystemError`` around the ``KeyboardInterrupt`` (``interrupt_inside``), and

@@ -12,7 +12,8 @@ decided:
 * the **random player** (``random_play``): plays a legal move chosen
   uniformly among those that lead to a position not yet seen in this game,
   until it wins or has none. Its win rate over ``playouts`` games (seeded:
-  the same seed gives the same games) estimates how forgiving the deal is.
+  the same seed gives the same games; the time limit may end them sooner)
+  estimates how forgiving the deal is.
 * the **critical positions** along the solver's solution: positions where at
   least one legal move leads to a position the solver proves lost (each
   probe is a bounded search; a probe that runs out counts as not lost).
@@ -249,6 +250,31 @@ def _the_deal(seed_or_deal: "int | Deal", rules: "str | Rules | None") -> Deal:
     return Deal.from_seed(seed_or_deal, get_rules(rules or "canfield"))
 
 
+class _Players(NamedTuple):
+    """The greedy player's game and the random player's games of one analysis."""
+
+    greedy: PlayerGame
+    games: list[PlayerGame]
+
+    @property
+    def wins(self) -> int:
+        return sum(g.won for g in self.games)
+
+    @property
+    def random_best(self) -> int:
+        return max((g.score for g in self.games), default=0)
+
+
+def _players(start: Position, playouts: int, playout_seed: int, deadline: Deadline) -> _Players:
+    """The greedy game, and up to ``playouts`` random games seeded with ``playout_seed``, as many as
+    ``deadline`` leaves time for (40,000 asked for once ran two minutes past a 2-s limit)."""
+    rng = random.Random(playout_seed)
+    games: list[PlayerGame] = []
+    while len(games) < playouts and deadline.left() != 0.0:  # None: no limit
+        games.append(random_play(start, rng))
+    return _Players(greedy_play(start), games)
+
+
 def analyze(
     seed_or_deal: "int | Deal",
     rules: "str | Rules | None" = None,
@@ -283,40 +309,29 @@ def analyze(
         raise KeyboardInterrupt
     probe_mb = DEFAULT_MEMORY_MB if max_memory_mb is None else max_memory_mb  # a probe is a few thousand nodes
     start = Position(deal)
-
     first = start.legal_moves()
     win_first, unknown_first, critical, probed = _probe_counts(start, first, res, _Probes(probe_nodes, probe_mb,
                                                                                            deadline))
-    greedy = greedy_play(start)
-    rng = random.Random(playout_seed)
-    games = []
-    for _ in range(playouts):  # the time limit ends them too: 40,000 asked for took two minutes past a 2-s limit
-        if deadline.at is not None and deadline.left() == 0.0:
-            break
-        games.append(random_play(start, rng))
-    wins = sum(g.won for g in games)
+    pl = _players(start, playouts, playout_seed, deadline)
     verdict = res.verdict.value
     return Analysis(
-        rules=deal.rules.name,
-        seed=deal.seed,
-        verdict=verdict,
-        nodes=res.nodes,
-        seconds=res.seconds,
+        rules=deal.rules.name, seed=deal.seed, verdict=verdict,
+        nodes=res.nodes, seconds=res.seconds,
         total_seconds=time.perf_counter() - t0,
         solution_length=len(res.moves),
         redeals=sum(m == "redeal" for m in res.moves),
-        best_score=max([res.best_score, greedy.score] + [g.score for g in games]),
+        best_score=max(res.best_score, pl.greedy.score, pl.random_best),
         first_moves=len(first),
         winning_first_moves=win_first,
         unknown_first_moves=unknown_first,
         critical_positions=critical,
         positions_probed=probed,
-        greedy_won=greedy.won,
-        greedy_score=greedy.score,
-        playouts=len(games),
-        random_wins=wins,
-        random_best_score=max((g.score for g in games), default=0),
-        rating=rate(verdict, greedy.won, wins / len(games) if games else None, critical, res.nodes),
+        greedy_won=pl.greedy.won,
+        greedy_score=pl.greedy.score,
+        playouts=len(pl.games),
+        random_wins=pl.wins,
+        random_best_score=pl.random_best,
+        rating=rate(verdict, pl.greedy.won, pl.wins / len(pl.games) if pl.games else None, critical, res.nodes),
         moves=res.moves,
         limit=res.limit,
     )

@@ -1,7 +1,8 @@
 """The arrays a search works on: a search's stack (``_Stack``); the deal's arrays together with the stack of
 the search that runs alone (``LoneSearch``, a ``_Stack`` with the deal beside it: the parallel workers take
-the deal's arrays from it and bring stacks of their own); and the two transposition tables (``SearchTables``), all built from a ``Position`` and
-its ``Rules``; and ``decode``, which turns the kernel's move codes back into SPEC §4 moves.
+the deal's arrays from it and bring stacks of their own); and the two transposition tables (``SearchTables``,
+which also price their next growth: ``grow_seconds``), all built from a ``Position`` and its ``Rules``; and
+``decode``, which turns the kernel's move codes back into SPEC §4 moves.
 
 The depth-first drivers (``depth_first``, ``parallel``) run ``kernel.search`` over these arrays.
 """

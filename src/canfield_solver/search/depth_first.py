@@ -1,6 +1,9 @@
 """One thread's depth-first search of a position: ``kernel.search`` run in chunks of nodes, the tables grown
-between chunks, the limits checked between chunks. ``solver.solve`` calls it for ``workers=1``. Ctrl-C or
-SIGTERM ends it with ``Limit.INTERRUPTED``, except when it lands as the kernel returns a win: the win stands."""
+between chunks (not when a growth would end past the deadline), the limits checked between chunks.
+``Search`` keeps its tables and stack between runs, so a later run goes on where a limit stopped the last
+(``search.schedule``'s probe, then the exact search); ``search`` is one run from the start. The schedule
+runs it for ``workers=1``. Ctrl-C or SIGTERM ends it with ``Limit.INTERRUPTED``, except when it lands as
+the kernel returns a win: the win stands."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """One deal searched by several worker threads that share the transposition tables.
 
-``solver.solve(..., workers=N)`` comes here when N > 1. The search kernel releases
+``solver.solve(..., workers=N)`` comes here (through ``search.schedule``'s exact search) when N > 1. The search kernel releases
 the GIL, so N threads run N depth-first searches at once over one pair of
 tables (kernel.py, ``ctl[CTL_PAR]``): a position is stored once, by the
 worker whose expansion made it, and that worker is the one that expands it
