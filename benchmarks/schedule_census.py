@@ -36,7 +36,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "src" / "canfield_solver" / "search" / "schedules.json"
 PRESETS = ("rainbow", "chameleon", "superior-canfield")
-SEARCHES = ("nested", "adapt", "prove", "find")
+SEARCHES = ("nested", "adapt", "beam", "prove", "find")
 
 
 def _measure_one(args: tuple[str, int, float]) -> list[dict]:
@@ -165,7 +165,8 @@ def _candidates(rows: tuple) -> list[tuple]:
     """The standing schedule with each phase's share on a grid (caps kept; 0 leaves a phase out)."""
     from canfield_solver.search import schedule
 
-    grid = {"nested": (0.0, 0.05, 0.1), "adapt": (0.0, 0.1, 0.2, 0.35, 0.5), "prove": (0.0, 0.25, 0.5, 0.75),
+    grid = {"nested": (0.0, 0.05, 0.1), "adapt": (0.0, 0.1, 0.2, 0.35, 0.5), "beam": (0.0, 0.2, 0.35, 0.5, 0.75),
+            "prove": (0.0, 0.25, 0.5, 0.75),
             "find": (0.0, 0.25, 0.5)}
     phases = sorted({r.phase for r in rows if r.phase in grid}, key=SEARCHES.index)
     out = []

@@ -2,7 +2,7 @@
 
 Each of ``NAMES`` is compiled with Numba the first time it runs on a machine and loaded from its on-disk
 cache afterwards: Canfield's search kernel (``"kernel"``), the searches that run before it where any suit
-builds (``"nested"``, ``"adapt"``, ``"ranks"``: one each, so that each phase runs as soon as its own
+builds or gaps wait (``"nested"``, ``"adapt"``, ``"ranks"``, ``"beam"``: one each, so that each phase runs as soon as its own
 compile is done), its layered proof (``"layered"``), the pairs games' search (``"pairs"``: nine-packets,
 ten-columns) and aces-and-kings' (``"aces-and-kings"``, bisley too). Whatever compiles or loads one of them
 does it inside ``compiling(what)`` (or, for several in a row in one process, ``compile_in_turn``), which
@@ -45,18 +45,19 @@ except ImportError:  # not POSIX: no lock; a compile may then happen in two proc
 # What each compile took on the 2-core development machine, in seconds, with a fresh cache (medians;
 # benchmarks/bench_first_answer.py for the kernel, bench_compile.py --what for the others).
 # Quoted only until this machine has compiled it once and recorded its own figure.
-MEASURED = {"kernel": 19.0, "nested": 12.5, "ranks": 5.5, "adapt": 12.0, "layered": 28.0, "pairs": 3.0,
-            "aces-and-kings": 11.5}
+MEASURED = {"kernel": 19.0, "nested": 12.5, "ranks": 5.5, "adapt": 12.0, "beam": 6.0, "layered": 28.0,
+            "pairs": 3.0, "aces-and-kings": 11.5}
 
 NAMES = {
     "kernel": "the search kernel",
     "nested": "the nested searches for wins",
     "ranks": "the game over ranks",
     "adapt": "the policy adaptation",
+    "beam": "the beam search",
     "layered": "the layered proof",
     "pairs": "the pairs games' search",
     "aces-and-kings": "the aces-and-kings search",
-    "phases": "the searches for wins and over ranks",  # nested, ranks and adapt, in one notice
+    "phases": "the searches for wins and over ranks",  # nested, ranks, adapt and beam, in one notice
 }
 
 _RECORD = "canfield-compiles.json"
@@ -204,6 +205,7 @@ _INDEX = {
     "nested": ("search/playout", "kernel.nested"),
     "ranks": ("search/ranks", "kernel.rehash"),  # compiled after ranks' search (portfolio's warm-up)
     "adapt": ("search/adapt", "kernel.search"),
+    "beam": ("search/beam", "kernel.search"),
 }
 
 

@@ -217,7 +217,7 @@ def load_kernel() -> float:
 
 # What a ``solve`` of any preset may compile (keys of ``compiles.NAMES``): the kernel, the phases before it
 # where any suit builds or gaps wait (``search.portfolio.UNITS``), the layered proof.
-SEARCH_COMPILES = ("kernel", "nested", "ranks", "adapt", "layered")
+SEARCH_COMPILES = ("kernel", "nested", "ranks", "adapt", "beam", "layered")
 
 
 def compile_search(what: str) -> None:

@@ -4,8 +4,8 @@ in the background. For a Docker image or a CI job: ``canfield warmup`` once afte
 
 What it compiles (keys of ``compiles.NAMES``, in this order): Canfield's search kernel; the searches that run
 before it where any suit builds or gaps wait for a move (the nested searches, the game over ranks, the
-policy adaptation); the layered proof, which takes over when a search's table fills its memory cap; and the
-other games' searches (the pairs games', aces-and-kings'). Each is compiled under the machine's compile lock
+policy adaptation, the beam search); the layered proof, which takes over when a search's table fills its
+memory cap; and the other games' searches (the pairs games', aces-and-kings'). Each is compiled under the machine's compile lock
 (``compiles.compiling``): one that another process is compiling is waited for and then loaded, one already
 in the cache is loaded in a fraction of a second.
 """

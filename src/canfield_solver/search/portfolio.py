@@ -7,6 +7,8 @@ the conditions are data (``search.schedule``, ``schedules.json``); this module o
 - ``adapt``: nested rollout policy adaptation (``search.adapt``): playouts under a policy learned from the
   best lines, for wins the nested searches and the exact search leave (where any suit builds, and where gaps
   wait for a move: `superior-canfield`, whose exact search spends most of its moves filling gaps).
+- ``beam``: beam searches (``search.beam``), the positions a layer at a time and the best of each kept, for
+  wins where gaps wait for a move (the layer's positions ranked by the reserve cards played).
 - ``prove``: the abstract game over ranks (``search.ranks``, ``PROVE``), for losses: an exhausted abstract
   game proves the deal lost (solver notes, "Loss proofs over ranks"); it ends early when it wins
   abstractly, which proves nothing, and says so (``abstract_win``), or when its share ends
@@ -14,7 +16,7 @@ the conditions are data (``search.schedule``, ``schedules.json``); this module o
 - ``find``: the real moves under the key of ranks (``ranks.find``, the published solver's streamliner), for
   wins, where the abstract game was won or left unfinished.
 
-Their kernels compile in three parts (``UNITS``: ``nested``, ``ranks``, ``adapt``), each once a machine;
+Their kernels compile in four parts (``UNITS``: ``nested``, ``ranks``, ``adapt``, ``beam``), each once a machine;
 a phase whose compile does not fit the time left is skipped (``not_ready``, named in
 ``stats["compiling"]``) while a process of its own compiles it (``start_background``).
 
@@ -41,20 +43,21 @@ if TYPE_CHECKING:
 
 MIN_SECONDS = 0.01    # a phase given less time than this is not run
 # The phases' compiles (``compiles.NAMES``), one each, in the order a background compile takes them: the
-# nested searches first (most wins at 2 s), the game over ranks (5 s), the policy adaptation.
-UNITS = ("nested", "ranks", "adapt")
+# nested searches first (most wins at 2 s), the game over ranks (5 s), the policy adaptation, the beam search.
+UNITS = ("nested", "ranks", "adapt", "beam")
 BACKGROUND_NICE = 5  # a background compile of the phases yields to the kernel's, which every search needs
 
 
 @functools.cache
 def _kernels() -> tuple:
     """The phases' modules, imported (and their kernels registered with ``compiles``) on first use."""
-    from . import adapt, playout, ranks
+    from . import adapt, beam, playout, ranks
 
     compiles.entry_points("nested", *playout.ENTRY_POINTS)
     compiles.entry_points("ranks", *ranks.ENTRY_POINTS)
     compiles.entry_points("adapt", *adapt.ENTRY_POINTS)
-    return playout, ranks, adapt
+    compiles.entry_points("beam", *beam.ENTRY_POINTS)
+    return playout, ranks, adapt, beam
 
 
 def _throwaway(what: str) -> None:
@@ -63,15 +66,17 @@ def _throwaway(what: str) -> None:
     from ..engine.deal import Deal
     from ..engine.rules import get_rules
 
-    playout, ranks, adapt = _kernels()
+    playout, ranks, adapt, beam = _kernels()
     start = Position(Deal.from_seed(0, get_rules("rainbow")))
     if what == "nested":
         ended = playout.nested(start, Limits(nodes=1), rounds=1).limit
     elif what == "ranks":  # its rehash last: the cache index of that function says both are compiled
         ended = ranks.prove(start, Limits(nodes=1, memory_mb=16)).limit
         ranks.warm_up_rehash()
-    else:
+    elif what == "adapt":
         ended = adapt.policy(start, Limits(nodes=1)).limit
+    else:
+        ended = beam.beam(start, Limits(nodes=1)).limit
     if ended is Limit.INTERRUPTED:
         raise KeyboardInterrupt
 
@@ -167,13 +172,16 @@ class Phases:
         self.abstract_unfinished = False  # it stopped at its share (time, nodes or memory), neither won nor lost
 
     def run(self, phase: str, lim: Limits, rounds: int = 0) -> Outcome | None:
-        """Run one search (``nested``, ``adapt``, ``prove``, ``find``) within ``lim`` (``rounds``: the nested
-        searches' count at most): the Outcome when it decided the deal (or an interrupt ended it), else None."""
-        playout, ranks, adapt = _kernels()
+        """Run one search (``nested``, ``adapt``, ``beam``, ``prove``, ``find``) within ``lim`` (``rounds``: the
+        nested searches' count at most): the Outcome when it decided the deal (or an interrupt ended it), else
+        None."""
+        playout, ranks, adapt, beam = _kernels()
         if phase == "nested":
             return self.played("nested", "a nested search", playout.nested(self.start, lim, rounds=rounds))
         if phase == "adapt":
             return self.played("adapt", "the policy adaptation", adapt.policy(self.start, lim))
+        if phase == "beam":
+            return self.played("beam", "the beam search", beam.beam(self.start, lim))
         if phase == "prove":
             return self.losses(ranks.prove(self.start, lim))
         return self.find(ranks.find(self.start, lim))

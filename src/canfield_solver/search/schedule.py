@@ -15,7 +15,8 @@ last row, gets what they leave. Every phase's line is in ``stats["phases"]`` (ph
 seconds), which ``solve --json`` gives as ``phases``.
 
 What a node is in each phase, for ``max_nodes`` (which counts them all): the exact search's and the probe's
-an expanded position; the nested searches' and the adaptation's a move played in a playout; the game over
+an expanded position; the nested searches' and the adaptation's a move played in a playout; the beam
+search's a child made; the game over
 ranks' (``prove``, ``find``) an expanded abstract position.
 """
 
@@ -37,9 +38,9 @@ if TYPE_CHECKING:
     from .depth_first import Search
     from .portfolio import Phases
 
-PHASES = ("probe", "nested", "adapt", "prove", "find", "exact")
+PHASES = ("probe", "nested", "adapt", "beam", "prove", "find", "exact")
 CONDITIONS = ("always", "abstract-won", "abstract-unfinished")
-UNIT = {"nested": "nested", "adapt": "adapt", "prove": "ranks", "find": "ranks"}  # a phase's compile
+UNIT = {"nested": "nested", "adapt": "adapt", "beam": "beam", "prove": "ranks", "find": "ranks"}  # a phase's compile
 FAMILIES = ("any-suit", "gaps-wait", "exact")
 
 
@@ -141,6 +142,7 @@ def units(rows: tuple[Row, ...]) -> tuple[str, ...]:
 
 _WHAT = {"probe": "the exact search's first look", "nested": "nested Monte Carlo searches, for wins",
          "adapt": "policy adaptation (playouts under a learned policy), for wins",
+         "beam": "beam searches (each layer's best positions kept, widening), for wins",
          "prove": "the game over ranks, for a proof of loss", "find": "the real moves under the key of ranks, for wins",
          "exact": "the exact depth-first search (with --jobs N, N threads), with what is left"}
 
