@@ -38,7 +38,7 @@ def test_the_solver_runs_it_where_gaps_wait_and_replays_its_win():
     assert [r.phase for r in schedule.rows_for(SUPERIOR)].count("beam") == 1
     r = solve(Deal.from_seed(810027, SUPERIOR), max_nodes=3_000_000)
     assert r.verdict is Verdict.SOLVED and r.stats["decided_by"] == "beam"
-    assert [p["phase"] for p in r.stats["phases"]] == ["probe", "beam"]
+    assert [p["phase"] for p in r.stats["phases"]] == ["probe", "adapt", "beam"]
 
 
 @needs_jit
@@ -56,7 +56,7 @@ def _kernel_run(start: Position, budgets: list[int], width: int = 64) -> tuple[i
                      np.zeros(BK.VALUE_LIMIT << BK.NOISE_BITS, np.int64), np.array([12345], np.uint64),
                      np.array(beam.WEIGHTS, np.int64), np.zeros(beam.LAYERS, np.int64))
     stats = np.zeros(BK.NBSTATS, np.int64)
-    stats[BK.B_SEARCHES] = 1
+    stats[BK.B_SEARCHES] = stats[BK.B_STAMP] = stats[BK.B_LAYERS] = 1
     r = 0
     for b in budgets:
         r = BK.search(prob.deal, s.slots, s.arrays, bw, stats, width, len(prob.talon_list), b)

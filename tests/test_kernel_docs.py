@@ -165,3 +165,26 @@ def test_the_other_search_modules_call_only_the_kernels_public_names():
         seen += text.count("K.") + text.count("kernel.")
         assert _private_uses(text) == [], f"{name} calls the kernel's private {_private_uses(text)}"
     assert seen > 100  # the modules read do call the kernel
+
+
+def test_every_compiled_function_takes_a_named_set_of_options():
+    """No file spells its own compile options: each ``njit(...)`` and ``helper(...)`` of the package takes one
+    of jit.py's named sets (``**CACHED``, ``**ENTRY``, ...), so a kind of function compiles one way."""
+    from canfield_solver import jit
+
+    sets = {n for n, v in vars(jit).items() if n.isupper() and isinstance(v, dict)}
+    assert {"CACHED", "ENTRY", "INLINE", "NO_NRT"} <= sets
+    spelled, calls = [], 0
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "jit.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
+                    "njit", "helper"):
+                calls += 1
+                ok = not node.args and len(node.keywords) == 1 and node.keywords[0].arg is None and \
+                    isinstance(node.keywords[0].value, ast.Name) and node.keywords[0].value.id in sets
+                if not ok:
+                    spelled.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert not spelled, f"compile options spelled out, not a named set of jit.py: {spelled}"
+    assert calls > 100

@@ -1,5 +1,5 @@
 """Wins first where gaps wait for a move (the ``gaps-wait`` schedule of ``search.schedule``): the exact search's
-probe, the beam search, the policy adaptation, the exact search going on. Its promises: it runs only under the rules it was measured on, a deal the
+probe, the policy adaptation, the beam search, the exact search going on. Its promises: it runs only under the rules it was measured on, a deal the
 probe decides is searched node for node as the exact search alone searches it, a win it finds is a real line,
 a limit ends it unknown and never wrong, and no verdict differs from the exhaustive search's."""
 
@@ -56,7 +56,7 @@ def test_a_node_limit_ends_it_unknown_within_the_limit_with_a_real_best_line():
     deal = Deal.from_seed(650002, SUPERIOR)
     r = solve(Position(deal), max_nodes=500_000)
     assert r.verdict is Verdict.UNKNOWN and r.limit == "nodes"
-    assert [p["phase"] for p in r.stats["phases"]] == ["probe", "beam", "adapt", "exact"]
+    assert [p["phase"] for p in r.stats["phases"]] == ["probe", "adapt", "beam", "exact"]
     assert r.nodes <= 500_000 + 10_000
     assert replay(deal, list(r.best_line), strict=False).position.score == r.best_score
     small = solve(Position(deal), max_nodes=50_000)  # a limit below the probe's: the exact search's alone

@@ -8,11 +8,20 @@
 
 Importing the package does not import Numba: the search is loaded the first
 time something is solved.
+
+Its parts, each a room of its own: the rules and the reference engine (``engine``), the search (``search``)
+and ``solver`` over it, the other patiences (``games``), studies of many deals (``studies``), how hard a
+deal is (``play``), deals from files and other apps (``formats``, ``pysolfc``), the command, the replay pages
+and the web app (``surfaces``); beside them the limits (``budget``), the memory cap (``memory``), the compile
+registry and its warm-up (``compiles``, ``jit``, ``warmup``), the command's start-up (``startup``), child
+processes (``processes``), files written whole (``files``) and the errors a user sees (``errors``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from .engine import display as _display
 
 if TYPE_CHECKING:  # what type checkers and editors read; at run time each name is imported when first used
     from ._version import __version__
@@ -91,6 +100,17 @@ _WHERE = {
     "ReplayPage": ".surfaces.replay_page",
     "show": ".surfaces.replay_page",
 }
+
+
+def _draw(obj: object) -> str | None:
+    """The notebook drawing of a deal, a position or a result (``engine.display``'s hook): the replay page's,
+    imported when first drawn."""
+    from .surfaces.replay_page import notebook_html
+
+    return notebook_html(obj)
+
+
+_display.DRAW[:] = [_draw]
 
 
 def __getattr__(name: str) -> object:

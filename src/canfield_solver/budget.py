@@ -207,6 +207,12 @@ def takes_keyword(progress: Callable[..., None], name: str) -> bool:
         return False
 
 
+def tell_event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
+    """Tell ``progress`` of a phase change of the search (``event=`` keyword), where it takes one."""
+    if progress is not None and takes_keyword(progress, "event"):
+        progress(nodes, seconds, event=text)
+
+
 def check_limits(max_nodes: int | None, max_seconds: float | None) -> None:
     """The node and time limits every search takes, checked once for all of them: ``CanfieldError`` naming
     the bad one."""

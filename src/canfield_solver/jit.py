@@ -38,6 +38,23 @@ from numba import njit as _numba_njit
 
 from . import startup
 
+# Compile options by name: every compiled function of the package takes one of these sets, never options
+# spelled out (tests/test_kernel_docs.py holds that), so a kind of function compiles one way everywhere.
+CACHED = {"cache": True}                    # a function with its own cache entry
+THREADED = {**CACHED, "nogil": True}        # ... that threads run at once (the GIL released)
+NO_NRT = {**CACHED, "_nrt": False}          # ... that allocates nothing: no reference counting (a search's
+                                            # every array is made in Python and passed in; the counting
+                                            # measured as a large share of a node's time)
+ENTRY = {**NO_NRT, "nogil": True}           # a search's entry point: both (worker threads search at once)
+IR_INLINE = {"inline": "always"}            # small, inlined by Numba into each caller before typing
+IR_INLINE_CACHED = {**CACHED, **IR_INLINE}
+IR_INLINE_NO_NRT = {**IR_INLINE, "_nrt": False}
+IR_INLINE_NO_NRT_CACHED = {**IR_INLINE, **NO_NRT}
+# ``helper``'s: inlined by LLVM (``alwaysinline``) into the search, which a call between Numba functions
+# would cost seven scalars an array; CANFIELD_KERNEL_NOINLINE=1 keeps them as functions, for profiling by
+# function (benchmarks/profile_kernel.py, which compiles into a fresh cache).
+INLINE = {"_nrt": False, "forceinline": os.environ.get("CANFIELD_KERNEL_NOINLINE", "") != "1"}
+
 Dispatcher = Any  # what Numba's njit returns: a dispatcher (or, without the JIT, the function); Numba has no annotations
 
 try:  # Numba's internals that the stamp and ``helper`` subclass (see the docstring)

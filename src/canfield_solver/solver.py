@@ -15,11 +15,12 @@ from __future__ import annotations
 import enum
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from . import compiles, memory
-from .budget import Deadline, Limit, Limits, check_limits, takes_keyword
+from .budget import Deadline, Limit, Limits, check_limits, tell_event
+from .engine import display
 from .engine.deal import Deal, as_deal
 from .engine.position import Position, replay
 from .engine.rules import Rules, get_rules
@@ -149,6 +150,18 @@ class SolveResult(Result):
     stats: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     best_line: tuple[str, ...] = field(default=(), compare=False, repr=False)
     stalled: bool = field(default=False, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        """The verdict, the winning line's length, the nodes and seconds, the deal: what a person reads first
+        (every field is an attribute; ``to_dict`` has them all)."""
+        deal = f"seed={self.seed}, " if self.seed is not None else ""
+        why = f", limit={str(self.limit)!r}" if self.limit is not None else ""
+        return (f"SolveResult({self.verdict.value!r}, {len(self.moves)} moves, {self.nodes:,} nodes, "
+                f"{self.seconds:.2f} s, {deal}rules={self.rules!r}{why})")
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook: the replay page of its line (``show``), where the deal is known from its seed."""
+        return display.html(self)
 
     @property
     def compiling(self) -> tuple[str, ...]:
@@ -387,7 +400,8 @@ def _search(start: Position, limits: Limits, method: str) -> "Outcome":
     compile_seconds = load_kernel()  # a compile is inside the limit (the caller waits for it)
     outcome = _compiled_search(start, limits, method, compile_seconds)
     if waited and "kernel" not in outcome.stats.get("compiling", ()):  # part of its time went to the compile
-        outcome.stats = {**outcome.stats, "compiling": ["kernel", *outcome.stats.get("compiling", ())]}
+        outcome = replace(outcome, stats={**outcome.stats,
+                                          "compiling": ["kernel", *outcome.stats.get("compiling", ())]})
     return outcome
 
 
@@ -437,19 +451,13 @@ def _then_layered(outcome: Outcome, start: Position, limits: Limits, compile_sec
     left = limits.seconds
     expect, _source = compiles.estimate("layered")
     if left is not None and left < expect and not compiles.compiled("layered"):
-        _event(limits.progress, outcome.nodes, outcome.seconds,
+        tell_event(limits.progress, outcome.nodes, outcome.seconds,
                f"{full}; the layered proof that would go on needs its first compile (~{expect:.0f} s) and "
                f"{max(0.0, left):.0f} s of the limit are left: stopping here")
         return outcome
-    _event(limits.progress, outcome.nodes, outcome.seconds,
+    tell_event(limits.progress, outcome.nodes, outcome.seconds,
            f"{full}: going on with the layered proof, which keeps only the next layers of progress")
     return layered.after(outcome, start, limits, compile_seconds)
-
-
-def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
-    """Tell ``progress`` of a phase change of the search (``event=`` keyword), where it takes one."""
-    if progress is not None and takes_keyword(progress, "event"):
-        progress(nodes, seconds, event=text)
 
 
 def decide(position: "Position | Deal | int", *, max_nodes: int | None = None, max_seconds: float | None = None,

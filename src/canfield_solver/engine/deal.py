@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..errors import CanfieldError, DealError
+from . import display
 from .cards import RANKS, SUITS, card_name, parse_card, rank_of, suit_of
-from .rules import Rules, get_rules
+from .rules import PRESETS, Rules, get_rules
 
 __all__ = ["Deal", "splitmix64", "shuffled_deck", "read_text", "parse_deal_json", "MAX_FILE_CHARS"]
 
@@ -115,6 +116,25 @@ class Deal:
         _validate(self)
         # One order for the foundation piles (by suit) so equal positions compare equal.
         object.__setattr__(self, "foundations", tuple(sorted(self.foundations, key=lambda p: suit_of(p[0]))))
+
+    def __repr__(self) -> str:
+        """A seeded deal of a preset as the call that makes it again (``eval(repr(d)) == d``); any other by
+        its rules and its cards counted."""
+        if self.seed is not None and PRESETS.get(self.rules.name) == self.rules:
+            return f"Deal.from_seed({self.seed}, {self.rules.name!r})"
+        return f"<Deal {self.describe()}>"
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook: the layout drawn as the replay page draws it (``display``)."""
+        return display.html(self)
+
+    def describe(self) -> str:
+        """The deal in a few words: its rules, where it came from, its cards counted by pile."""
+        where = f"PySolFC game {self.pysolfc_game}, " if self.pysolfc_game is not None else \
+            f"seed {self.seed}, " if self.seed is not None else ""
+        home = sum(len(p) for p in self.foundations)
+        return (f"{self.rules.name!r}: {where}reserve {len(self.reserve)}, {len(self.tableau)} columns of "
+                f"{sum(map(len, self.tableau))}, stock {len(self.stock)}, waste {len(self.waste)}, {home} home")
 
     # Construction --------------------------------------------------------
     @classmethod

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..errors import IllegalMoveError, MoveError
+from . import display
 from .cards import RANKS as _RANKS
 from .cards import SUITS as _SUITS
 from .cards import card_name, rank_of, suit_of
@@ -48,6 +49,7 @@ class Position:
 
     def __init__(self, deal: "Deal | int"):
         deal = as_deal(deal)
+        self.deal: Deal = deal  # where the game started (its seed, where it has one)
         self.rules: Rules = deal.rules
         self.base_rank: int = deal.base_rank
         self.reserve: list[int] = list(deal.reserve)
@@ -57,6 +59,7 @@ class Position:
         self.foundations: list[int] = deal.foundation_counts()  # cards per suit, C D H S
         self.redeals_used: int = deal.redeals_used
         self._history: list[_Snapshot] = []
+        self._played = 0  # moves played since the deal (a copy keeps the count, not the undo history)
         self._fill_gaps()
 
     @classmethod
@@ -113,6 +116,11 @@ class Position:
             piles,
             self.redeals_used,
         )
+
+    @property
+    def moves_made(self) -> int:
+        """Moves played since the deal (a copy counts those played before it was made)."""
+        return self._played
 
     @property
     def score(self) -> int:
@@ -324,6 +332,7 @@ class Position:
             raise IllegalMoveError(f"{move if isinstance(move, str) else str(m)}: {why}", move=str(m))
         self._history.append(self._snapshot())
         self._apply(m)
+        self._played += 1
 
     def _apply(self, m: Move) -> None:
         draw = self.rules.draw
@@ -360,6 +369,7 @@ class Position:
         if not self._history:
             raise IllegalMoveError("nothing to undo")
         self._restore(self._history.pop())
+        self._played -= 1
 
     def is_legal(self, move: "str | Move") -> bool:
         return self._why_illegal(parse_move(move)) is None
@@ -399,6 +409,20 @@ class Position:
     # Display -------------------------------------------------------------
     def __str__(self) -> str:
         return render(self)
+
+    def _repr_html_(self) -> str | None:
+        """In a notebook: the layout drawn as the replay page draws it (``display``)."""
+        return display.html(self)
+
+    def __repr__(self) -> str:
+        """The deal it started from, the moves made since, the cards home and whether it is won, has no
+        legal move, or is in play (no search: whether it is stalled is ``is_stalled``)."""
+        d = self.deal
+        start = repr(d) if d.seed is not None and repr(d).startswith("Deal.") else f"a deal of {self.rules.name!r}"
+        moves = next(iter(self._legal_move_objects()), None)
+        state = "won" if self.is_won() else "no legal move" if moves is None else "in play"
+        made = self.moves_made
+        return f"<Position of {start}: {made} move{'s' * (made != 1)} made, {self.score} home, {state}>"
 
 
 def render(pos: Position) -> str:

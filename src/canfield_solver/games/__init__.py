@@ -1,6 +1,7 @@
 """The other patiences of the same source (the games' contract, docs/games-spec.md): each game has a room
 here, a subpackage with its cards and deal of seed N, a plain-Python reference engine and a solver, on
-the same verdicts and limits as Canfield's (``solver``). Canfield's own rooms are ``engine`` and ``search``.
+the same verdicts and limits as Canfield's (``solver``): ``nine_packets``, ``ten_columns``, ``aces_and_kings``
+(bisley too) and ``suit_neighbours``. Canfield's own rooms are ``engine`` and ``search``.
 
 Every game module has one shape (``games.base``): ``NAME``, ``VARIANTS``, ``deal(seed, variant)``,
 ``moves``, ``play``, ``won``, ``stalled`` (where the player chooses), ``solve`` and ``render``. The compiled

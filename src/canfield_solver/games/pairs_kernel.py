@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import compiles
 from ..budget import Limit, Pace, Step, drive
-from ..jit import njit
+from ..jit import CACHED, IR_INLINE, IR_INLINE_CACHED, THREADED, njit
 from ..solver import Verdict
 from . import codes
 
@@ -40,12 +40,12 @@ M_DEPTH, M_TOP, M_COUNT, M_NODES, M_ORDER, M_LEFT, M_BITS = 0, 1, 2, 3, 4, 5, 6
 _OPEN = 64   # the most moves of one position: C(10, 2) = 45 pairs
 
 # The move code (codes.py), compiled from its own text (inlined by Numba into each caller).
-_pair_move = njit(inline="always")(codes.pair_move)
-_first = njit(inline="always")(codes.pair_first)
-_second = njit(inline="always")(codes.pair_second)
+_pair_move = njit(**IR_INLINE)(codes.pair_move)
+_first = njit(**IR_INLINE)(codes.pair_first)
+_second = njit(**IR_INLINE)(codes.pair_second)
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def key_of(h, tall, dealt, bits):
     """The heights, ``bits`` a column, then 2 bits a column of ``tall`` codes (``fits`` says when that is
     at most 63 bits); plus one, since 0 marks an empty slot.
@@ -78,7 +78,7 @@ def key_bits(h: np.ndarray, tall: np.ndarray) -> int | None:
     return bits if h.shape[0] * (bits + 2) <= 63 else None
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _find(table, k):
     """The slot of key ``k`` in ``table``, or of the empty slot where it would go (linear probing).
 
@@ -98,7 +98,7 @@ def _find(table, k):
         j = (j + np.uint64(1)) & mask
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def lost_insert(table, k):
     """Enter key ``k`` in ``table``; 1 if it was new, 0 if it was there.
 
@@ -116,7 +116,7 @@ def lost_insert(table, k):
     return 0
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def rehash(old, new):
     """Every key of ``old`` entered in the larger ``new``.
 
@@ -132,7 +132,7 @@ def rehash(old, new):
             lost_insert(new, old[j])
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _gen(ranks, h, order, buf, top, keys):
     """The moves of heights ``h`` (pairs of columns whose free cards share a rank) into ``buf`` from ``top``,
     in ``order``; how many.
@@ -177,7 +177,7 @@ def _gen(ranks, h, order, buf, top, keys):
     return k
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def start(ranks, h, tall, dealt, table, buf, fstart, fcount, fnext, fkey, meta):
     """Enter the start position (one node): ``WON`` if no card is left, ``EXHAUSTED`` if it is in
     ``lost`` already, else ``RUNNING`` with its frame pushed.
@@ -227,7 +227,7 @@ def start(ranks, h, tall, dealt, table, buf, fstart, fcount, fnext, fkey, meta):
     return RUNNING
 
 
-@njit(cache=True, nogil=True)
+@njit(**THREADED)
 def search(ranks, h, tall, dealt, table, buf, fstart, fcount, fnext, fkey, meta, budget):
     """At most ``budget`` nodes; ``WON`` (the line: each frame's last move tried, frames ``0 ..
     meta[M_DEPTH] - 1``), ``EXHAUSTED`` (lost; every position on the way is in ``lost``), ``RUNNING``, or

@@ -24,9 +24,13 @@ function inlines, never loaded stale).
 - ``schedule``: which searches run for a rule family, in what order and share (rows of data,
   ``schedules.json``), and the one loop that runs them, the exact search last.
 - ``portfolio``: the searches of another kind that a schedule runs before the exact one: nested Monte Carlo
-  searches and policy adaptation for wins (``playout``, ``adapt``), and the abstract game over ranks for
-  losses and the search under the key of ranks for wins (``ranks``); their compiles.
+  searches, policy adaptation and beam searches for wins (``playout``, ``adapt``, ``beam``), and the abstract
+  game over ranks for losses and the search under the key of ranks for wins (``ranks``); their compiles.
 - ``outcome``: what a driver hands back; ``solver`` makes the verdict from it.
+
+Measurement API (used only by the one-off counts in ``benchmarks/archive/``, kept so their results can be
+run again): ``depth_first.How.keep`` (a search's final arrays handed back) and ``playout.greedy`` (level-0
+playouts). Nothing in the product calls them.
 
 Importing this package (or ``outcome``) does not import Numba.
 """

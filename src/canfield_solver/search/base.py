@@ -55,8 +55,6 @@ typingctx : numba typing context
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from llvmlite import ir as llvm_ir
 from numba import config as numba_config
@@ -64,7 +62,7 @@ from numba import types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from ..jit import helper, njit
+from ..jit import INLINE, IR_INLINE_NO_NRT_CACHED, helper, njit
 from . import codec as C
 from .codec import (
     LUT_GUESTS,
@@ -74,23 +72,10 @@ from .codec import (
     SC_F,
 )
 
-# Kernel functions never allocate (every array is made in Python and passed
-# in), so they run without Numba's reference counting: an array passed to a
-# function or sliced would otherwise cost atomic increments and decrements,
-# which measured as a large share of a node's time.
-_NO_NRT = {"cache": True, "_nrt": False}
-# Every function the search calls is inlined into it by LLVM (the
-# ``alwaysinline`` attribute): a call between Numba functions passes each
-# array as seven scalars, and LLVM's own inliner judged most of them too big,
-# so calls were a large part of a node (1.4-1.5x more nodes a second once
-# inlined; docs/solver-notes.md section 1). CANFIELD_KERNEL_NOINLINE=1 keeps
-# them as functions, for profiling by function (benchmarks/profile_kernel.py,
-# which compiles into a fresh cache).
-# They are ``helper``s (jit.py): compiled only as far as the IR the entry points link in, with no wrappers,
-# cache entry or machine code of their own, which the first compile does not spend time on.
-_INLINE = {"_nrt": False, "forceinline": os.environ.get("CANFIELD_KERNEL_NOINLINE", "") != "1"}
-# The search releases the GIL, so worker threads can search one deal together (parallel.py).
-_ENTRY = {**_NO_NRT, "nogil": True}
+# The compile options every function here takes are jit.py's named sets: ``INLINE`` for the pieces the
+# search inlines (``helper``s, compiled only as far as the IR the entry points link in: no wrappers, cache
+# entry or machine code of their own), ``NO_NRT`` and ``ENTRY`` for the functions called from Python
+# (1.4-1.5x more nodes a second once inlined; docs/solver-notes.md section 1).
 
 
 
@@ -99,7 +84,7 @@ _ENTRY = {**_NO_NRT, "nogil": True}
 # them are compiled from codec's own text, so the kernel and the plain-Python side read one definition.
 # Inlined by Numba itself (at the IR level, into each caller before typing): such small functions are then
 # never compiled on their own, which a separate compile of each (LLVM's alwaysinline) costs at the first run.
-_jit = njit(inline="always", **_NO_NRT)
+_jit = njit(**IR_INLINE_NO_NRT_CACHED)
 move_code = _jit(C.move_code)
 move_kind = _jit(C.move_kind)
 move_src = _jit(C.move_src)
@@ -418,7 +403,7 @@ else:
         return types.uint64(types.uint64), codegen
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def below(wb):
     """Mask of talon indices below ``wb``.
 
@@ -430,7 +415,7 @@ def below(wb):
     return (np.uint64(1) << np.uint64(wb)) - np.uint64(1)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _fits_on(card, host, lut):
     """Whether ``card`` may be built on ``host`` in a column (a table lookup).
 
@@ -446,7 +431,7 @@ def _fits_on(card, host, lut):
     return lut[card, host] == 1
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def fits_f(card, sc, d, params, lut):
     """Whether ``card`` may go on its foundation now (the next rank of its suit's pile).
 
@@ -459,7 +444,7 @@ def fits_f(card, sc, d, params, lut):
     return f < params[P_RANKS] and lut[card, LUT_REL] == f
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _home(card, sc, d, lut):
     """Whether ``card`` is on its foundation.
 
@@ -471,7 +456,7 @@ def _home(card, sc, d, lut):
     return lut[card, LUT_REL] < sc[d, SC_F + card // 13]
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def is_safe(card, sc, d, params, lut):
     """A foundation move of ``card`` that can never hurt (SOLVER-NOTES §1).
 

@@ -24,7 +24,7 @@ CHUNK_NODES = 1 << 17  # nodes between two looks at the clock, the node limit an
 class How(NamedTuple):
     """How a depth-first search runs: ``kernel``, the compiled kernel or the same code interpreted
     (``interpreted.kernel()``, which wants a smaller ``chunk`` of nodes between two looks at the limits);
-    ``keep``, for measurements (benchmarks/layer_census.py): a dict that receives the search's arrays
+    ``keep``, for measurements (benchmarks/archive/layer_census.py): a dict that receives the search's arrays
     (``"problem"``) and its final tables (``"tables"``)."""
 
     kernel: ModuleType = K

@@ -26,14 +26,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import helper, njit
+from ..jit import CACHED, ENTRY, INLINE, NO_NRT, helper, njit
 
 # The shared pieces, split out (issue 72) and imported here by name: the search below inlines them, and the
 # other search modules read the public ones as ``kernel.name``.
 from .base import (  # noqa: F401
-    _ENTRY,
-    _INLINE,
-    _NO_NRT,
     _cas,
     _ctz,
     _fetch_add,
@@ -65,13 +62,8 @@ from .base import (  # noqa: F401
     suit_from_code,
     waste_positions,
 )
-from .codec import (  # noqa: F401 (the constants the compiled functions read)
-    ALL_CARDS,
+from .codec import (  # the constants the compiled functions read
     BM_GUESTS,
-    BM_HOME,
-    BM_HOME_STRIDE,
-    BM_HOSTS,
-    BM_LOWER,
     CK_HASH,
     CK_LONG_ROW,
     CK_SCORE,
@@ -81,7 +73,6 @@ from .codec import (  # noqa: F401 (the constants the compiled functions read)
     CK_WPOS,
     COL_HEADER_BITS,
     COL_LEN_BITS,
-    COLCAP,
     CTL_HUNGRY,
     CTL_PAR,
     CTL_ROWS,
@@ -96,12 +87,9 @@ from .codec import (  # noqa: F401 (the constants the compiled functions read)
     K_TT,
     K_WF,
     K_WT,
-    LUT_GUESTS,
-    LUT_REL,
     MARK_BIT,
     MAXCOLS,
     MOVE_BITS,
-    NCTL,
     NSC,
     P_AUTOFILL,
     P_COLMOVES,
@@ -115,8 +103,6 @@ from .codec import (  # noqa: F401 (the constants the compiled functions read)
     P_POOL,
     P_RANKS,
     P_REDEALS,
-    P_SAFE,
-    P_STUCK,
     P_SUITBITS,
     P_TALON_BITS,
     P_WPOS_BITS,
@@ -184,7 +170,7 @@ DONATE_EVERY = 4096  # nodes a worker searches before it looks again for positio
 BUSY = np.uint64(1)   # word 0 of a row another worker is writing (no key has bit 63 clear)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, undo_cnt):
     """Moves of the position at level ``d`` into ``out``, best first. Returns how many.
 
@@ -353,7 +339,7 @@ def gen(deal, cols, sc, mask, d, out, use_safe, scratch, undo_src, undo_dst, und
     return n
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def copy_level(cols, sc, mask, d):
     """Make level ``d + 1`` a copy of level ``d``.
 
@@ -368,7 +354,7 @@ def copy_level(cols, sc, mask, d):
     reset_level(cols, sc, mask, d)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def copy_cards(cols, sc, d):
     """Copy level ``d``'s cards above each column's bottom to level ``d + 1`` (the rest: reset_level).
 
@@ -384,7 +370,7 @@ def copy_cards(cols, sc, d):
             cols[d + 1, c, i] = cols[d, c, i]
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def reset_level(cols, sc, mask, d):
     """Make level ``d + 1`` level ``d`` again after a move was applied to it: the scalars and each
     column's bottom card only.
@@ -410,7 +396,7 @@ def reset_level(cols, sc, mask, d):
     mask[d + 1] = mask[d]
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _place(cols, sc, d, card, to_foundation, dst, sb):
     """Put a single card on its foundation or on top of column ``dst``.
 
@@ -436,7 +422,7 @@ def _place(cols, sc, d, card, to_foundation, dst, sb):
             sc[d, SC_CB + dst] = (sc[d, SC_CB + dst] << sb) | suit_code(card, sb) if ln > 0 else 0
 
 
-@njit(**_NO_NRT)
+@njit(**NO_NRT)
 def init_codes(cols, sc, d, params):
     """Fill the per-column key codes (SC_CB) and the tableau mask (SC_TAB) of level ``d`` from its cards.
 
@@ -462,7 +448,7 @@ def init_codes(cols, sc, d, params):
     sc[d, SC_TAB] = tab
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def apply(cols, sc, mask, d, mv, params, reserve, talon):
     """Play move ``mv`` on level ``d`` in place, then fill gaps from the reserve.
 
@@ -529,7 +515,7 @@ def apply(cols, sc, mask, d, mv, params, reserve, talon):
                 sc[d, SC_TAB] |= np.int64(1) << np.int64(reserve[r])
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _put(words, pos, v, k):
     """Write the low ``k`` bits of ``v`` at stream bit ``pos`` (most significant first).
 
@@ -556,7 +542,7 @@ def _put(words, pos, v, k):
     return pos
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def talon_word(sc, mask, d, params):
     """Word 0 of a key: the talon mask, the waste position, the reserve count, the redeals used (not where
     they are unlimited) and the mark bit. Where redeals are unlimited, a waste position on the main draw
@@ -582,7 +568,7 @@ def talon_word(sc, mask, d, params):
     return w0 | (np.uint64(1) << np.uint64(MARK_BIT))
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def key(cols, sc, mask, d, params, words, scratch):
     """The packed key of level ``d`` into ``words`` (codec.py); returns the column stream's bits.
 
@@ -664,7 +650,7 @@ def key(cols, sc, mask, d, params, words, scratch):
     return pos
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def key_hash(words):
     """A 64-bit hash of a key's four words.
 
@@ -682,7 +668,7 @@ def key_hash(words):
     return h ^ (h >> np.uint64(31))
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def slot(h, rows):
     """The row a hash's probe starts at, in a table of ``rows`` rows (any count below 2**32): the
     hash's top 32 bits scaled to the row count, so a table can have the size its memory cap allows.
@@ -697,7 +683,7 @@ def slot(h, rows):
     return ((h >> np.uint64(32)) * np.uint64(rows)) >> np.uint64(32)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _tt_find(table, row, i, w, keep, par):
     """Probe from row ``i`` for the key in ``row``, word ``w`` of each stored row compared under the mask
     ``keep`` (a row's cover field is left out); insert the key (``row`` as it is, cover field included)
@@ -763,7 +749,7 @@ def _tt_find(table, row, i, w, keep, par):
             i = np.uint64(0)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _tt_insert_at(tt, words, i, par):
     """Insert a key whose probe starts at row ``i``; 1 if it was new, 0 if it was already there.
 
@@ -781,7 +767,7 @@ def _tt_insert_at(tt, words, i, par):
     return _tt_find(tt, words, i, 0, ~np.uint64(0), par)[1]
 
 
-@njit(**_NO_NRT)
+@njit(**NO_NRT)
 def tt_rehash(old, new, words, field, w):
     """Move every row of ``old`` into ``new``; a row's place is the hash of its key with the bits of
     ``field`` in word ``w`` cleared (its cover field, cover_insert_at; ``field`` 0 for none).
@@ -811,7 +797,7 @@ def tt_rehash(old, new, words, field, w):
             _tt_insert_at(new, words, h, False)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _cover_at(short, params):
     """(word, shift, field) of the cover field in a row of the short (``short``) or the long table; field 0
     when that table's rows have none (covering off, or a field too wide for the long key's spare bits).
@@ -824,7 +810,7 @@ def _cover_at(short, params):
     return cover_field_at(short, params[P_COVER] == 1, params[P_TALON_BITS], params[P_WPOS_BITS])
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def take_wpos(row, short, params):
     """With covering on for the key's table: clear the waste position from the key (so every waste
     position of a position has one row) and return it; else return -1, the key unchanged.
@@ -849,7 +835,7 @@ def take_wpos(row, short, params):
     return wp
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     """Insert a key at probe start ``i`` of its table: plainly, or when ``wp`` >= 0 (taken out by
     take_wpos) with covering. 1 if the position is to be expanded, 0 if it is seen or covered.
@@ -892,7 +878,7 @@ def insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
     return 1
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par):
     """Insert a key whose waste position ``wp`` was taken out (take_wpos), with covering.
 
@@ -963,7 +949,7 @@ def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, pa
     return 1
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def compact(words, nbits, params, sc, d):
     """Rewrite the key of level ``d`` as a two-word short key if it fits 127 bits; 1 if it did, 0 if not
     (unchanged).
@@ -1009,7 +995,7 @@ def compact(words, nbits, params, sc, d):
     return 1
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def score(sc, d):
     """The cards on the foundations at level ``d``.
 
@@ -1021,7 +1007,7 @@ def score(sc, d):
     return sc[d, SC_F] + sc[d, SC_F + 1] + sc[d, SC_F + 2] + sc[d, SC_F + 3]
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
     """Generate the moves of level ``d``, make every child once, and mark each child seen, stuck or new.
 
@@ -1127,7 +1113,7 @@ def expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
     return 0
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _copy_position(cols, sc, mask, i, to_cols, to_sc, to_mask, o):
     """Copy the position at level ``i`` (its cards, scalars and talon mask) to slot ``o`` of the ``to_`` arrays.
 
@@ -1158,7 +1144,7 @@ def _copy_position(cols, sc, mask, i, to_cols, to_sc, to_mask, o):
     to_mask[o] = mask[i]
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def donate(deal, stack, d, stats, ctl, donated):
     """Hand over to other workers the positions this one would search later, shallowest first, while the
     coordinator asks for them (``ctl[CTL_HUNGRY]``) and the buffers have room.
@@ -1210,7 +1196,7 @@ def donate(deal, stack, d, stats, ctl, donated):
     stats[ST_DONATED] = n
 
 
-@njit(**_ENTRY)
+@njit(**ENTRY)
 def search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, grow_short, grow_long):
     """Run the search for at most ``budget`` nodes. Resumable: all state lives in the arrays.
 
@@ -1349,7 +1335,7 @@ def search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, gr
     return RUNNING
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def _gen_all(deal, cols, sc, mask, out):
     """Every move of level 0 without safe-move pruning (for the tests).
 

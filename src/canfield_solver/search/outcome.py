@@ -2,7 +2,8 @@
 
 ``solver.solve`` is the one place that turns an ``Outcome`` into a verdict
 and a ``SolveResult`` (after replaying its lines on the reference engine),
-whichever driver searched: ``depth_first`` (one thread) or ``parallel``.
+whichever search built it: ``depth_first`` (one thread), ``parallel`` (several), ``layered.driver`` (the
+layered proof) or ``portfolio`` (a search of the schedule before the exact one decided).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Callable
 from ..budget import Limit
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
     """How one search ended.
 

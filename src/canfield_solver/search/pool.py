@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import helper
+from ..jit import INLINE, helper
 from .base import (
-    _INLINE,
     _ctz,
     _fits_on,
     below,
@@ -36,7 +35,7 @@ from .stuck import (
 )
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def waste_targets(sc, mask, d, params, qidx, qrd, pres):
     """Talon indices of every waste card reachable by draws (qrd 0) or after one redeal (qrd 1).
 
@@ -91,7 +90,7 @@ def waste_targets(sc, mask, d, params, qidx, qrd, pres):
     return k
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _pool_anchors(deal, cols, sc, mask, d):
     """For ``pool_chain``: the talon's cards as a card mask, and the cards outside the talon that a move can
     put onto another card now (the reserve's top; each column's bottom, moving with its whole column, and
@@ -122,7 +121,7 @@ def _pool_anchors(deal, cols, sc, mask, d):
     return pool_cards, anchors
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def pool_chain(card, bm, pool_cards, anchors):
     """Whether talon card ``card`` put on a column could be used by the next move, as a line that puts a talon
     card on a column can always be played: a chain of talon cards built down from ``card``, one on the
@@ -165,7 +164,7 @@ def pool_chain(card, bm, pool_cards, anchors):
     return False
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _pool_waste_moves(deal, cols, sc, mask, d, out, n, qidx, qrd, nq, fits_top, gaps_open):
     """``gen``'s waste-to-tableau moves under a pool (``P_POOL``): onto a card only where ``pool_chain``
     allows, into a gap always. Returns the move count ``n`` with them added.

@@ -29,10 +29,11 @@ from __future__ import annotations
 import functools
 import os
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 from .. import compiles
-from ..budget import Limit, Limits, takes_keyword
+from ..budget import Limit, Limits, tell_event
 from ..engine.position import Position
 from . import kernel_load
 from .outcome import Outcome
@@ -116,11 +117,6 @@ def _background_compile() -> None:
         pass
     _kernels()
     compiles.compile_in_turn([(w, functools.partial(_throwaway, w)) for w in UNITS if not compiles.compiled(w)])
-
-
-def _event(progress: Callable[..., None] | None, nodes: int, seconds: float, text: str) -> None:
-    if progress is not None and takes_keyword(progress, "event"):
-        progress(nodes, seconds, event=text)
 
 
 def not_ready(limits: Limits, units: tuple[str, ...] = UNITS) -> tuple[str, ...]:
@@ -211,7 +207,7 @@ class Phases:
         if self.best is None or w.best_score > self.best[0]:
             self.best = (w.best_score, w.best_path, w.decode)
         if w.won:
-            _event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
+            tell_event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
                    f"{who} won in {w.seconds:.2f} s")
             return self.outcome(True, None, w.solution)
         if w.limit is Limit.INTERRUPTED:
@@ -225,7 +221,7 @@ class Phases:
         self.phases.append({"phase": "prove", "ended": "lost" if p.proved_lost else p.ended if p.limit is None
                             else str(p.limit), "nodes": p.nodes, "rows": p.rows, "seconds": round(p.seconds, 4)})
         if p.proved_lost:
-            _event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
+            tell_event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
                    f"the game over ranks is lost: the deal is lost ({p.rows:,} positions, {p.seconds:.2f} s)")
             return self.outcome(False, None, [], positions=p.rows, decode=p.decode)
         if p.limit is Limit.INTERRUPTED:
@@ -241,7 +237,7 @@ class Phases:
         self.phases.append({"phase": "find", "ended": f.ended if f.limit is None else str(f.limit),
                             "nodes": f.nodes, "rows": f.rows, "seconds": round(f.seconds, 4)})
         if f.won:
-            _event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
+            tell_event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
                    f"the search under a key of ranks won in {f.seconds:.2f} s")
             self.best = (4 * self.start.rules.ranks, f.solution, f.decode)
             return self.outcome(True, None, f.solution)
@@ -252,15 +248,14 @@ class Phases:
     def rest(self, exact: Callable[[Limits], Outcome]) -> Outcome:
         """The exact search with what the phases left; its Outcome, with their nodes and lines added."""
         out = exact(self.limits.spent(self.spent))
-        out.nodes += self.spent
         ended = str(out.limit) if out.limit is not None else "won" if out.won else "exhausted"
-        out.stats = {**out.stats, "phases": self.phases + [{"phase": "exact", "ended": ended,
-                                                            "nodes": out.nodes - self.spent,
-                                                            "seconds": round(out.seconds, 4)}],
-                     "compiling": list(self.pending)}
-        out.seconds = time.perf_counter() - self.t0
+        stats = {**out.stats, "phases": self.phases + [{"phase": "exact", "ended": ended, "nodes": out.nodes,
+                                                        "seconds": round(out.seconds, 4)}],
+                 "compiling": list(self.pending)}
+        out = replace(out, nodes=out.nodes + self.spent, stats=stats, seconds=time.perf_counter() - self.t0)
         if not out.won and self.best is not None and self.best[0] > out.best_score:
-            out.best_score, out.best_path, out.decode = self.best
+            score, path, dec = self.best
+            out = replace(out, best_score=score, best_path=path, decode=dec)
         return out
 
     def outcome(self, won: bool, limit: Limit | None, solution: list[int], positions: int = 0,

@@ -94,6 +94,5 @@ def search(start: Position, limits: Limits) -> tuple[Outcome | None, float]:
     spent = time.perf_counter() - t0
     if outcome.limit is Limit.MEMORY or (outcome.limit is Limit.NODES and (max_nodes is None or max_nodes > cap)):
         return None, spent  # our own cap, not the caller's limit; or memory, where "auto" goes on layered
-    outcome.stats["interpreted"] = True
-    outcome.stats["compiling"] = ["kernel", *(w for w in needs(start.rules) if not compiles.compiled(w))]
-    return outcome, spent
+    compiling = ["kernel", *(w for w in needs(start.rules) if not compiles.compiled(w))]
+    return replace(outcome, stats={**outcome.stats, "interpreted": True, "compiling": compiling}), spent

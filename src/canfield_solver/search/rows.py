@@ -2,7 +2,7 @@
 of the kernel's arrays again, so that it can be expanded without a stack of position copies.
 
 The layered proof (``layered/``) keeps only keys between layers and expands each position from its
-key; the census of issue 28 (``benchmarks/layer_census.py``) decodes a finished depth-first table with
+key; the census of issue 28 (``benchmarks/archive/layer_census.py``) decodes a finished depth-first table with
 the same functions. A decoded level's columns stand in key order (the key sorts its columns), not in
 the order of the position it came from: moves generated on it name columns by that order.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import njit
+from ..jit import CACHED, njit
 from . import codec as C
 from . import kernel as K
 from .codec import COL_CARD_BITS, COL_LEN_BITS
@@ -26,7 +26,7 @@ _suit_from_code = K.suit_from_code  # codec's functions, compiled once in the ke
 _short_fields = K.short_fields
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def _columns(hi, lo, ncols, sb, ranks, cols, sc):
     """The columns of a short row (the stream from bit 126 down) into level 0 of ``cols``/``sc``: cards,
     lengths, each column's key codes (SC_CB, the bits the stream holds for the cards above its bottom, which
@@ -95,7 +95,7 @@ def _columns(hi, lo, ncols, sb, ranks, cols, sc):
     return t
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
     """Level 0 of ``cols``/``sc``/``mask`` made the position a short row names, its waste boundary not yet
     set (``set_waste``); its m (2H + T: twice the cards home plus the tableau cards, solver notes §9).
@@ -161,7 +161,7 @@ def level_from_row(hi, lo, params, reserve, talon, lut, cols, sc, mask, ranks):
     return 2 * h_total + t
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def set_waste(sc, mask, p):
     """Waste boundary of level 0 after its ``p``-th present talon card (0: the waste is empty).
 

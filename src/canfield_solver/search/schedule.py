@@ -193,9 +193,7 @@ class _Exact:
             self.lone = depth_first.Search(self.start, self.memory_mb, self.compile_seconds)
         nodes, seconds = self.lone.nodes(), self.lone.seconds
         out = self.lone.run(limits)
-        out.nodes -= nodes
-        out.seconds -= seconds
-        return out
+        return replace(out, nodes=out.nodes - nodes, seconds=out.seconds - seconds)
 
 
 def search(start: Position, limits: Limits, compile_seconds: float = 0.0,
@@ -219,10 +217,8 @@ def search(start: Position, limits: Limits, compile_seconds: float = 0.0,
     pending = portfolio.not_ready(limits.spent(spent), need)
     if need and len(pending) == len(need):  # no phase ready: the exact search alone, with what is left
         out = exact(limits.spent(spent))
-        out.nodes += spent
-        out.seconds = time.perf_counter() - t0
-        out.stats = {**out.stats, "compiling": list(pending)}
-        return out
+        return replace(out, nodes=out.nodes + spent, seconds=time.perf_counter() - t0,
+                       stats={**out.stats, "compiling": list(pending)})
     run = portfolio.Phases(start, limits, probed=probed, t0=t0, pending=pending)
     for row in rows:
         if row.phase in ("probe", "exact") or row.share <= 0 or not _holds(row, run):

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import helper
+from ..jit import INLINE, helper
 from .base import (
-    _INLINE,
     _ctz,
     move_count,
     move_dst,
@@ -41,7 +40,7 @@ from .codec import (
 )
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _bit(card):
     """The mask of one card.
 
@@ -53,7 +52,7 @@ def _bit(card):
     return np.uint64(1) << np.uint64(card)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _stays(card, bm, s_or_u, blocked):
     """SOLVER-NOTES §2's test: a lower card of its suit is in or under S (``s_or_u``; home cards never
     are), and every host is home or under S (``blocked``).
@@ -70,7 +69,7 @@ def _stays(card, bm, s_or_u, blocked):
     return (bm[BM_LOWER + card] & s_or_u) != np.uint64(0) and (bm[BM_HOSTS + card] & ~blocked) == np.uint64(0)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
     """Whether some tableau card can never move (SOLVER-NOTES §2); when it returns True the pointers of
     the walk below are left in ``prefix`` (``_stuck_closure`` reads the set from them).
@@ -146,7 +145,7 @@ def _stuck_walk(cols, sc, d, params, bm, prefix, cand):
     return False
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _home_mask(sc, d, bm):
     """The cards on the foundations at level ``d``, as a mask.
 
@@ -161,7 +160,7 @@ def _home_mask(sc, d, bm):
     return home
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     """The cards that can never move, as a mask (``_stuck_walk``'s set S); 0 when there are none.
 
@@ -197,7 +196,7 @@ def _stuck_closure(cols, sc, d, params, bm, prefix, cand):
     return s_mask
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _is_stuck(cols, sc, d, params, bm, prefix):
     """A non-empty set of tableau cards that can never move: the position is lost.
 
@@ -213,7 +212,7 @@ def _is_stuck(cols, sc, d, params, bm, prefix):
     return _stuck_walk(cols, sc, d, params, bm, prefix, ALL_CARDS)
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     """Cards of which the child of level ``d`` by move ``mv`` must hold one in its stuck set, if that
     set is not empty, given that level ``d``'s own set is empty (docs/solver-notes.md §1); 0 when the
@@ -263,7 +262,7 @@ def _stuck_candidates(cols, sc, d, mv, reserve, talon, bm):
     return ALL_CARDS  # no such move today; a kind added later runs the whole closure until it has a rule
 
 
-@helper(**_INLINE)
+@helper(**INLINE)
 def child_is_stuck(cols, sc, d, mv, params, reserve, talon, bm, prefix):
     """``_is_stuck`` for the child of level ``d`` (a position with no stuck card) by move ``mv``,
     on level ``d + 1``: the same answer, mostly without the closure (``_stuck_candidates``).

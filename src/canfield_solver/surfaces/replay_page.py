@@ -150,6 +150,24 @@ def page(deal: "Deal | Position", moves: Sequence[str], *, title: str, summary: 
     return ReplayPage(body, title, tuple(moves))
 
 
+def notebook_html(obj: object) -> str | None:
+    """A deal's or a position's layout, or a result's replay page (its line; where its seed names the deal), as
+    a notebook shows it (``engine.display``); None for what it cannot draw (the plain ``repr`` then)."""
+    if isinstance(obj, SolveResult):
+        if obj.seed is None:
+            return None
+        try:
+            return show(obj)._repr_html_()
+        except CanfieldError:  # rules that are no preset: the seed alone does not give the deal
+            return None
+    if isinstance(obj, (Deal, Position)):
+        d = obj if isinstance(obj, Deal) else obj.deal
+        where = f"{_label(d)} · {d.rules.name}"
+        what = "the deal" if isinstance(obj, Deal) else f"after {obj.moves_made} moves"
+        return page(obj, [], title=f"{where}: {what}", summary=repr(obj))._repr_html_()
+    return None
+
+
 def _label(deal: Deal) -> str:
     if deal.pysolfc_game is not None:
         return f"PySolFC game {deal.pysolfc_game}"

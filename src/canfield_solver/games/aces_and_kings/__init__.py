@@ -1,4 +1,5 @@
-"""``aces-and-kings`` and ``bisley`` (GAMES §2): the reference engine (``game``) and the solver."""
+"""``aces-and-kings`` and ``bisley`` (GAMES §2): the reference engine (``game``), the solver (``solve``) and its
+compiled search (``kernel``)."""
 
 from ..base import plain_study
 from .game import (

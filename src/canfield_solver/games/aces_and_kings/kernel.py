@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import compiles
-from ...jit import njit
+from ...jit import CACHED, IR_INLINE, IR_INLINE_CACHED, THREADED, njit
 from .. import codes
 from ..codes import A_PILE, K_PILE
 
@@ -69,10 +69,10 @@ class Frames(NamedTuple):
     fnext: np.ndarray   #: int64[depth], the index of each frame's next move to try
 
 # The move code (codes.py), compiled from its own text (inlined by Numba into each caller).
-_move = njit(inline="always")(codes.ak_move)
-_card = njit(inline="always")(codes.ak_card)
-_source = njit(inline="always")(codes.ak_source)
-_target = njit(inline="always")(codes.ak_target)
+_move = njit(**IR_INLINE)(codes.ak_move)
+_card = njit(**IR_INLINE)(codes.ak_card)
+_source = njit(**IR_INLINE)(codes.ak_source)
+_target = njit(**IR_INLINE)(codes.ak_target)
 
 _C1 = np.uint64(0x9E3779B97F4A7C15)
 _C2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -82,7 +82,7 @@ _FSALT1 = np.uint64(0xA4093822299F31D0)
 _FSALT2 = np.uint64(0x082EFA98EC4E6C89)
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _mix(z):
     """SplitMix64's finaliser: ``z`` mixed.
 
@@ -96,7 +96,7 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _push_hash(h1, h2, i, n, card):
     """The prefix hashes of column ``i`` at height ``n + 1``, its card at height ``n`` being ``card``.
 
@@ -118,7 +118,7 @@ def _push_hash(h1, h2, i, n, card):
     h2[i, n + 1] = _mix(h2[i, n] ^ (c * _C2 + _SALT2))
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _key(lens, h1, h2, fnd):
     """The position's two-word key: each column's prefix hash at its length, summed (columns are sets), and
     the foundation heights.
@@ -151,7 +151,7 @@ def _key(lens, h1, h2, fnd):
     return k1, k2
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _insert(t1, t2, k1, k2):
     """Add the key; False when it was there already.
 
@@ -179,7 +179,7 @@ def _insert(t1, t2, k1, k2):
         j = (j + np.uint64(1)) & mask
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def rehash(t1, t2, n1, n2):
     """Every key of (t1, t2) into the larger empty table (n1, n2).
 
@@ -199,7 +199,7 @@ def rehash(t1, t2, n1, n2):
             _insert(n1, n2, t1[j], t2[j])
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _home(fnd, suit, rank):
     """Whether card (suit, rank) is on a foundation; a rank off the deck counts as home.
 
@@ -217,7 +217,7 @@ def _home(fnd, suit, rank):
     return rank < fnd[suit] or rank > 12 - fnd[4 + suit]
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _fits(card, target, in_suit):
     """Whether ``card`` may go on ``target`` in the tableau (``game._ONTO``).
 
@@ -243,7 +243,7 @@ def _fits(card, target, in_suit):
     return (cs == 1 or cs == 2) == (ts == 1 or ts == 2)
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
     """Write the position's moves at ``buf[top:]`` in the search's order (``solve._children``) and return
     how many: a safe foundation move alone, else foundation moves by column (ace pile first), then column
@@ -350,7 +350,7 @@ def _gen(cols, lens, fnd, in_suit, buf, top, keys, rng):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _below(where, y, i, k):
     """Whether card ``y`` lies in column ``i`` below height ``k``.
 
@@ -369,7 +369,7 @@ def _below(where, y, i, k):
     return w >= 0 and w // 64 == i and w % 64 < k
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _frozen(cols, lens, fnd, in_suit, where):
     """Whether some card can never leave its column (``solve.frozen_card``, whose notes say why the
     position is then lost). ``where`` is a scratch array of 52.
@@ -425,7 +425,7 @@ def _frozen(cols, lens, fnd, in_suit, where):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _apply(cols, lens, fnd, h1, h2, m):
     """Play move ``m``; 1 when it put a card home.
 
@@ -461,7 +461,7 @@ def _apply(cols, lens, fnd, h1, h2, m):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _undo(cols, lens, fnd, h1, h2, m):
     """Take move ``m`` back; whether it had put a card home.
 
@@ -496,7 +496,7 @@ def _undo(cols, lens, fnd, h1, h2, m):
     return (t == A_PILE) or (t == K_PILE)
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def init(board, table, frames, meta, rng):
     """Hash the start position, enter it in the table and push its frame; ``WON`` if it is won already.
 
@@ -540,7 +540,7 @@ def init(board, table, frames, meta, rng):
     return RUNNING
 
 
-@njit(cache=True, nogil=True)
+@njit(**THREADED)
 def search(board, table, frames, meta, rng, budget):
     """At most ``budget`` new positions; returns ``WON`` (the line is each frame's last move tried, frames
     ``0 .. meta[M_DEPTH] - 1``), ``EXHAUSTED`` (every reachable position searched: lost), ``RUNNING``

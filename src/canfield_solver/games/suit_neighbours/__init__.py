@@ -1,4 +1,4 @@
-"""``suit-neighbours`` (GAMES §3): no choices, so the solver is the procedure itself, and every deal
+"""``suit-neighbours`` (GAMES §3): no choices, so the solver is the procedure itself (``game``), and every deal
 is decided (``solve`` never returns unknown)."""
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...jit import njit
+from ...jit import ENTRY, IR_INLINE_NO_NRT, njit
 from .. import kernel as K
 from ..codec import K_RF, K_RT, K_TF, K_WF, K_WT, P_RANKS, SC_LEN, SC_RES
 from ..playout import kernel as PK
@@ -56,7 +56,7 @@ class PolicyArrays(NamedTuple):
     tmp: np.ndarray        #: float64[CODES], a policy being adapted, then a step's move weights
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def code(deal, cols, sc, d, mv):
     """A move's code under the policy: the card it moves times 54 plus where it goes.
 
@@ -85,7 +85,7 @@ def code(deal, cols, sc, d, mv):
     return np.int64(card) * 54 + where
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _copy(dst, src, n):
     """``dst[:n] = src[:n]``, element by element (a slice copy would need Numba's runtime).
 
@@ -102,7 +102,7 @@ def _copy(dst, src, n):
         dst[i] = src[i]
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _draw(weights, n, total, rng):
     """The index of a move drawn with probability weight / total among ``weights[:n]`` (0: left out).
 
@@ -129,7 +129,7 @@ def _draw(weights, n, total, rng):
     return last
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def playout(deal, stack, visit, pa, line, rng, words, scratch, stats, beta):
     """One playout from level 0 under ``pa.pols[1]``, its moves into ``line`` and its steps into row 0 of
     ``pa``'s lines; returns its value.
@@ -201,7 +201,7 @@ def playout(deal, stack, visit, pa, line, rng, words, scratch, stats, beta):
     return PK.line_value(sc, d)
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def adapt(pa, lv, alpha):
     """Move level ``lv``'s policy towards its recorded line: each move the line played up by ``alpha``, every
     legal move at that step down by ``alpha`` times its probability under the old policy.
@@ -229,7 +229,7 @@ def adapt(pa, lv, alpha):
     _copy(pol, new, CODES)
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _restart(pa, top, stats):
     """Start a new search of level ``top`` from a zero policy.
 
@@ -253,7 +253,7 @@ def _restart(pa, top, stats):
     stats[A_RUNNING] = 1
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _keep(pa, lv, v, src):
     """Level ``lv``'s best line becomes line ``src`` (of value ``v``) when ``v`` is at least its best.
 
@@ -280,7 +280,7 @@ def _keep(pa, lv, v, src):
             _copy(pa.prior[lv, d], pa.prior[src, d], m)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(**ENTRY)
 def search(deal, stack, visit, pa, line, rng, words, scratch, stats, shape, rates, budget):
     """Searches of level ``shape[0]`` from level 0 until one wins (1: its moves in ``line[:stats[A_WON_LEN]]``)
     or ``budget`` steps are spent (0), resumed from ``pa`` and ``stats``.

@@ -1,8 +1,8 @@
 """Beam searches for wins (``beam.kernel``) under the usual limits: ``beam`` runs searches of widening beams
-(``FIRST_WIDTH``, then each ``GROWTH`` times the last while the memory cap allows, then as wide again,
-``SEARCHES`` at most) until one wins or a limit stops them, and returns a ``PlayoutOutcome`` as the playouts
-do: a win's moves are the kernel's move codes, which the solver decodes and replays as it does every line.
-An emptied beam proves nothing."""
+(``FIRST_WIDTH``, then each ``GROWTH`` times the last while the memory cap and ``MAX_WIDTH`` allow, then as
+wide again, ``SEARCHES`` at most) until one wins or a limit stops them, and returns a ``PlayoutOutcome`` as
+the playouts do: a win's moves are the kernel's move codes, which the solver decodes and replays as it does
+every line. An emptied beam proves nothing."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ __all__ = ["beam", "ENTRY_POINTS", "FIRST_WIDTH", "LAYERS"]
 
 FIRST_WIDTH = 64   # the first search's width; each next one four times the last
 GROWTH = 4
+MAX_WIDTH = 16384  # the widest (about 300 MB; the solver's memory cap is often gigabytes, and a search four
+                   # times wider spent its share in the system's first touches of its pages)
 LAYERS = 1024      # layers (moves) a line may have (wins where gaps wait: 300-500 moves)
 SEARCHES = 8      # searches at most: widening to the memory cap, then as wide with other tie-breaks
 SEEN_ROWS = 320    # rows of the kept positions' table a position of the beam's width (a power of two above)
@@ -48,14 +50,14 @@ class _Beam:
         self.parent = np.zeros((LAYERS, width), np.int32)
         self.moved = np.zeros((LAYERS, width), np.int32)
         self.cand = np.zeros((width * moves, 3), np.int64)
-        self.state = np.array([0, 1, 0], np.int64)
+        self.state = np.array(BK.START_STATE, np.int64)
         self.slots = BK.Slots(self.cols, self.sc, self.mask)
         self.arrays = BK.BeamArrays(self.seen, self.layer_seen, self.parent, self.moved, self.cand, self.state)
 
     def restart(self, prob: LoneSearch) -> None:
         """The start in slot 0 again, the layer count at 0 (the tables' stamps change with the search's number)."""
         self.cols[0], self.sc[0], self.mask[0] = prob.cols[0], prob.sc[0], prob.mask[0]
-        self.state[:] = (0, 1, 0)
+        self.state[:] = BK.START_STATE
 
     @staticmethod
     def bytes_for(width: int, moves: int) -> int:
@@ -83,30 +85,35 @@ def beam(start: Position, limits: Limits, seed: int = 1, first_width: int = FIRS
     cap = limits.memory_mb * (1 << 20)
     width = first_width
     b = [_Beam(prob, width, talon_cards)]
-    stats[BK.B_SEARCHES] = 1
+    stats[BK.B_SEARCHES] = stats[BK.B_STAMP] = stats[BK.B_LAYERS] = 1
     won = [False]
+    began = [0]  # the steps when the search under way began
 
     def call(budget: int) -> Step:
         nonlocal width
         s = b[0]
-        steps = int(stats[BK.B_STEPS])
-        r = BK.search(prob.deal, s.slots, s.arrays, bw, stats, s.width, talon_cards, steps + budget)
+        r = BK.search(prob.deal, s.slots, s.arrays, bw, stats, s.width, talon_cards, int(stats[BK.B_STEPS]) + budget)
         if r == 1:
             won[0] = True
             return Step.DONE
-        if r == 2:  # emptied: a wider search, or one as wide with other tie-breaks where no wider one fits
-            if (stats[BK.B_STEPS] == steps and s.state[BK.S_LAYER] <= 1) or stats[BK.B_SEARCHES] >= SEARCHES:
+        if r == 2:  # ended: a wider search, or one as wide with other tie-breaks where no wider one fits
+            if stats[BK.B_STEPS] == began[0] or stats[BK.B_SEARCHES] >= SEARCHES:
                 return Step.DONE  # the last search, or the start has no move the kernel plays
-            if _Beam.bytes_for(width * GROWTH, moves) <= cap:
+            began[0] = int(stats[BK.B_STEPS])
+            if width * GROWTH <= MAX_WIDTH and _Beam.bytes_for(width * GROWTH, moves) <= cap:
                 width *= GROWTH
-                b[0] = None  # type: ignore[assignment]  # the last search's arrays go before the next's are made
-                b[0] = _Beam(prob, width, talon_cards)
+                b.clear()  # the last search's arrays go before the next's are made
+                b.append(_Beam(prob, width, talon_cards))
             else:
                 s.restart(prob)
             stats[BK.B_SEARCHES] += 1
+            stats[BK.B_STAMP] += 1  # the kept positions' table empty again, and the layer table
+            stats[BK.B_LAYERS] += 1
         return Step.GOING
 
-    limit = drive(call, lambda: int(stats[BK.B_STEPS]), limits, Pace(1 << 14, max_chunk=1 << 20, t0=t0))
+    # Calls of at most 32,768 children (a few hundredths of a second at the widest): the clock is looked at
+    # between calls, and a child at 16,384 wide costs several times one at 64 (its tables miss the caches).
+    limit = drive(call, lambda: int(stats[BK.B_STEPS]), limits, Pace(1 << 12, max_chunk=1 << 15, t0=t0))
     solution = [int(m) & C.MOVE_BITS for m in bw.line[:int(stats[BK.B_WON_LEN])]] if won[0] else []
     best = 4 * start.rules.ranks if won[0] else start.score
     return PlayoutOutcome(won=won[0], limit=None if won[0] else limit, solution=solution, best_score=best,

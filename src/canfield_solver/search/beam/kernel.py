@@ -20,16 +20,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...jit import njit
+from ...jit import ENTRY, IR_INLINE_NO_NRT, njit
 from .. import kernel as K
 from ..codec import P_RANKS, SC_RES
 from ..playout.kernel import enter, next_random
 
 # stats[]
-B_STEPS, B_LAYERS, B_BEST, B_WON_LEN, B_SEARCHES, B_KEPT = range(6)
-NBSTATS = 6
-# state[] of the search under way: its layer, the positions in it, the half they are in
-S_LAYER, S_COUNT, S_HALF = range(3)
+B_STEPS, B_LAYERS, B_BEST, B_WON_LEN, B_SEARCHES, B_KEPT, B_STAMP = range(7)
+NBSTATS = 7
+# state[] of the search under way: its layer, the positions in it, the half they are in, the next of them to
+# expand and the children made so far in the layer (a call may stop between two positions), the positions
+# kept in the table of kept positions since it was last emptied (at half its rows: a new stamp empties it)
+S_LAYER, S_COUNT, S_HALF, S_NEXT, S_NC, S_KEPT = range(6)
+NSTATE = 6
+START_STATE = (0, 1, 0, 0, 0, 0)
 NOISE_BITS = 6
 VALUE_LIMIT = 1 << 12  # values below this (before the noise bits)
 
@@ -51,7 +55,7 @@ class BeamArrays(NamedTuple):
     parent: np.ndarray      #: int32[layers, width], each kept position's parent in the layer before
     moved: np.ndarray       #: int32[layers, width], and the move that made it
     cand: np.ndarray        #: int64[children, 3], a layer's children: value (noise below), parent, move
-    state: np.ndarray       #: int64[3], ``S_*``: the layer, the positions in it, the half they are in
+    state: np.ndarray       #: int64[NSTATE], ``S_*``: where the search is
 
 
 class BeamWork(NamedTuple):
@@ -60,13 +64,13 @@ class BeamWork(NamedTuple):
     out: np.ndarray      #: int64[moves], a position's moves
     scratch: np.ndarray  #: int64[SCRATCH_SIZE], the move generator's and the key's work space
     words: np.ndarray    #: uint64[4], a key
-    count: np.ndarray    #: int64[VALUE_LIMIT << NOISE_BITS], the children's values, counted
+    counts: np.ndarray   #: int64[VALUE_LIMIT << NOISE_BITS], the children's values, counted
     rng: np.ndarray      #: uint64[1], the tie-breaks' random generator
     weights: np.ndarray  #: int64[4], ``value``'s weights
     line: np.ndarray     #: int64[layers], a win's moves
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def copy_slot(cols, sc, mask, src, dst):
     """Make slot ``dst`` a copy of slot ``src`` (every card, every scalar, the talon mask).
 
@@ -87,7 +91,7 @@ def copy_slot(cols, sc, mask, src, dst):
     mask[dst] = mask[src]
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def value(sc, mask, s, talon_cards, weights):
     """How far slot ``s`` got: cards home, reserve cards played and talon cards played, weighed by
     ``weights`` (below VALUE_LIMIT).
@@ -108,95 +112,160 @@ def value(sc, mask, s, talon_cards, weights):
     return min(max(v // weights[3], 0), VALUE_LIMIT - 1)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(**ENTRY)
 def search(deal, slots, arrays, bw, stats, width, talon_cards, budget):
-    """Go on with the beam search whose layer ``arrays.state`` holds until ``stats[B_STEPS]`` reaches
-    ``budget``. Returns 0 (going on), 1 (won: its moves in ``bw.line[:stats[B_WON_LEN]]``), 2 (the beam
-    emptied or reached the last layer: nothing won, nothing proved).
+    """Go on with the beam search whose place ``arrays.state`` holds until ``stats[B_STEPS]`` reaches
+    ``budget`` (checked before each position is expanded, so a call passes it by one position's children at
+    most). Returns 0 (going on), 1 (won: its moves in ``bw.line[:stats[B_WON_LEN]]``), 2 (the beam emptied
+    or reached the last layer: nothing won, nothing proved).
 
     Parameters
     ----------
     deal : DealArrays
         The deal's arrays: params, reserve, talon, lut, bm (codec.DealArrays).
     slots : Slots
-        The beam's positions; slot 0 holds the start when a search begins (``state`` 0, 1, 0).
+        The beam's positions; slot 0 holds the start when a search begins (``state`` ``START_STATE``).
     arrays : BeamArrays
         The search's tables, its layers' parents and moves, a layer's children, its state.
     bw : BeamWork
         Work space, the tie-breaks' generator, the weights, the won line.
     stats : int64[NBSTATS]
-        Counters (``B_*``); ``B_SEARCHES`` numbers the searches (the kept table's stamps), ``B_LAYERS`` the
-        layers (the layer table's).
+        Counters (``B_*``); ``B_STAMP`` is the kept positions' table's stamp (a new one each search, and each
+        time the table is half full: the positions kept longest ago are forgotten), ``B_LAYERS`` the layer
+        table's (a new one each layer and each search; both start at 1).
     width : int
         The beam's width.
     talon_cards : int
         The deal's talon cards (for ``value``).
     budget : int
-        The steps (children made) at which to stop for now, at the end of a layer.
+        The steps (children made) at which to stop for now.
+    """
+    seen, _ls, parent, _mv, _cand, state = arrays
+    while True:
+        n = state[S_COUNT]
+        if n == 0 or state[S_LAYER] + 1 >= parent.shape[0]:
+            return 2
+        if 2 * state[S_KEPT] > seen.shape[0]:  # half full: emptied by a new stamp
+            stats[B_STAMP] += 1
+            state[S_KEPT] = 0
+        while state[S_NEXT] < n:
+            if stats[B_STEPS] >= budget:
+                return 0
+            i = state[S_NEXT]
+            state[S_NEXT] = i + 1
+            if _children(deal, slots, arrays, bw, stats, i, talon_cards) == 1:
+                return 1
+        _next_layer(deal, slots, arrays, bw, stats, width)
+
+
+@njit(**IR_INLINE_NO_NRT)
+def _children(deal, slots, arrays, bw, stats, i, talon_cards):
+    """Make the children of the layer's ``i``-th position into the work slot, one at a time: each new one
+    (neither kept before nor made already in this layer) is ranked into ``arrays.cand``; a won one's line is
+    read back into ``bw.line``. Returns 1 when a child is won, else 0.
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays.
+    slots : Slots
+        The beam's positions.
+    arrays : BeamArrays
+        The search's state.
+    bw : BeamWork
+        Work space.
+    stats : int64[NBSTATS]
+        Counters (``B_*``).
+    i : int
+        The position, by its index in the layer.
+    talon_cards : int
+        The deal's talon cards.
     """
     cols, sc, mask = slots
     seen, layer_seen, parent, moved, cand, state = arrays
-    out, scratch, words, count, rng, weights, line = bw
+    out, scratch, words, _counts, rng, weights, line = bw
     params, reserve, talon, _lut, _bm = deal
-    won = 4 * params[P_RANKS]
+    width = parent.shape[1]
+    s = state[S_HALF] * width + i
     work = 2 * width
-    layers = parent.shape[0]
-    stamp = np.uint64(stats[B_SEARCHES])
-    while stats[B_STEPS] < budget:
-        t = state[S_LAYER]
-        n = state[S_COUNT]
-        cur = state[S_HALF] * width
-        nxt = width - cur
-        if n == 0 or t + 1 >= layers:
-            return 2
-        stats[B_LAYERS] += 1
-        lstamp = np.uint64(stats[B_LAYERS])
-        nc = 0
-        for i in range(n):
-            s = cur + i
-            nm = K.gen(deal, cols, sc, mask, s, out, True, scratch, -1, -1, -1)
-            for k in range(nm):
-                copy_slot(cols, sc, mask, s, work)
-                K.apply(cols, sc, mask, work, out[k], params, reserve, talon)
-                stats[B_STEPS] += 1
-                K.key(cols, sc, mask, work, params, words, scratch)
-                h = K.key_hash(words)
-                if _has(seen, h, stamp) or enter(layer_seen, h, lstamp) == 0:
-                    continue
-                if K.score(sc, work) == won:
-                    line[t] = out[k]
-                    j = i
-                    for d in range(t, 0, -1):
-                        line[d - 1] = moved[d, j]
-                        j = parent[d, j]
-                    stats[B_WON_LEN] = t + 1
-                    return 1
-                if nc < cand.shape[0]:
-                    v = value(sc, mask, work, talon_cards, weights)
-                    if v > stats[B_BEST]:
-                        stats[B_BEST] = v
-                    noise = np.int64(next_random(rng) & np.uint64((1 << NOISE_BITS) - 1))
-                    cand[nc, 0] = (v << NOISE_BITS) | noise
-                    cand[nc, 1] = i
-                    cand[nc, 2] = out[k]
-                    nc += 1
-        kept = _select(cand, nc, count, width)
-        for j in range(kept):
-            dst = nxt + j
-            copy_slot(cols, sc, mask, cur + cand[j, 1], dst)
-            K.apply(cols, sc, mask, dst, cand[j, 2], params, reserve, talon)
-            K.key(cols, sc, mask, dst, params, words, scratch)
-            enter(seen, K.key_hash(words), stamp)
-            parent[t + 1, j] = cand[j, 1]
-            moved[t + 1, j] = cand[j, 2]
-        stats[B_KEPT] += kept
-        state[S_LAYER] = t + 1
-        state[S_COUNT] = kept
-        state[S_HALF] = 1 - state[S_HALF]
+    t = state[S_LAYER]
+    stamp, lstamp = np.uint64(stats[B_STAMP]), np.uint64(stats[B_LAYERS])
+    nm = K.gen(deal, cols, sc, mask, s, out, True, scratch, -1, -1, -1)
+    for k in range(nm):
+        copy_slot(cols, sc, mask, s, work)
+        K.apply(cols, sc, mask, work, out[k], params, reserve, talon)
+        stats[B_STEPS] += 1
+        K.key(cols, sc, mask, work, params, words, scratch)
+        h = K.key_hash(words)
+        if _has(seen, h, stamp) or enter(layer_seen, h, lstamp) == 0:
+            continue
+        if K.score(sc, work) == 4 * params[P_RANKS]:
+            line[t] = out[k]
+            j = i
+            for d in range(t, 0, -1):
+                line[d - 1] = moved[d, j]
+                j = parent[d, j]
+            stats[B_WON_LEN] = t + 1
+            return 1
+        nc = state[S_NC]
+        if nc < cand.shape[0]:
+            v = value(sc, mask, work, talon_cards, weights)
+            stats[B_BEST] = max(stats[B_BEST], v)
+            cand[nc, 0] = (v << NOISE_BITS) | np.int64(next_random(rng) & np.uint64((1 << NOISE_BITS) - 1))
+            cand[nc, 1] = i
+            cand[nc, 2] = out[k]
+            state[S_NC] = nc + 1
     return 0
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
+def _next_layer(deal, slots, arrays, bw, stats, width):
+    """The layer's best children kept (``_select``) as the next layer, in the other half of the slots, each
+    with its parent and move, and entered in the kept positions' table.
+
+    Parameters
+    ----------
+    deal : DealArrays
+        The deal's arrays.
+    slots : Slots
+        The beam's positions.
+    arrays : BeamArrays
+        The search's state.
+    bw : BeamWork
+        Work space.
+    stats : int64[NBSTATS]
+        Counters (``B_*``).
+    width : int
+        The beam's width.
+    """
+    cols, sc, mask = slots
+    seen, _ls, parent, moved, cand, state = arrays
+    _out, scratch, words, counts, _rng, _w, _line = bw
+    params, reserve, talon, _lut, _bm = deal
+    t = state[S_LAYER]
+    cur = state[S_HALF] * width
+    nxt = width - cur
+    stamp = np.uint64(stats[B_STAMP])
+    kept = _select(cand, state[S_NC], counts, width)
+    for j in range(kept):
+        dst = nxt + j
+        copy_slot(cols, sc, mask, cur + cand[j, 1], dst)
+        K.apply(cols, sc, mask, dst, cand[j, 2], params, reserve, talon)
+        K.key(cols, sc, mask, dst, params, words, scratch)
+        enter(seen, K.key_hash(words), stamp)
+        parent[t + 1, j] = cand[j, 1]
+        moved[t + 1, j] = cand[j, 2]
+    stats[B_KEPT] += kept
+    state[S_KEPT] += kept
+    state[S_LAYER] = t + 1
+    state[S_COUNT] = kept
+    state[S_HALF] = 1 - state[S_HALF]
+    state[S_NEXT] = 0
+    state[S_NC] = 0
+    stats[B_LAYERS] += 1  # the new layer's stamp in the layer table
+
+
+@njit(**IR_INLINE_NO_NRT)
 def _has(table, h, stamp):
     """Whether hash ``h`` is in ``table`` under ``stamp`` (``enter``'s table), entering nothing.
 
@@ -220,7 +289,7 @@ def _has(table, h, stamp):
     return False
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _select(cand, nc, count, width):
     """Move the ``width`` children of highest value (fewer if there are fewer) to the front of ``cand``;
     returns how many. Counts values instead of sorting: the threshold is the value at which the count from

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...jit import njit
+from ...jit import CACHED, IR_INLINE_CACHED, THREADED, njit
 from .. import codec as C
 from .. import kernel as K
 from .. import rows as R
@@ -63,7 +63,7 @@ _cover_field_at = K.cover_field_at
 _short_fields = K.short_fields
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def _mix(k0, k1):
     """A hash of a key's two words (for ``close_entries``'s table of the children it has written).
 
@@ -78,7 +78,7 @@ def _mix(k0, k1):
     return h ^ (h >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def _grown_out(out, nout, seen):
     """``out`` doubled, and ``seen`` (its rows' places by key) made again for it.
 
@@ -104,7 +104,7 @@ def _grown_out(out, nout, seen):
 
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _in_table(table, r0, r1, h, keep, field, ws, cover, cwp, draw, cb):
     """Whether the layer's own table holds key (r0, r1) with a cover field that covers waste position ``cwp``
     (or, without covering, holds the key): what ``kernel.insert_key`` would answer 0 for, without inserting.
@@ -148,7 +148,7 @@ def _in_table(table, r0, r1, h, keep, field, ws, cover, cwp, draw, cb):
 INDEX_BITS = 18  # a layer's entries are found through their key's top bits (below the constant bit 63), at most
 
 
-@njit(cache=True, nogil=True)
+@njit(**THREADED)
 def index(entries):
     """Where each bucket of the top bits of word 0 (below bit 63) starts in ``entries``: about one bucket
     for every four entries, at most 2**INDEX_BITS; the bucket count is the array's length less one.
@@ -170,7 +170,7 @@ def index(entries):
     return starts
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def find(entries, starts, k0, k1, keep):
     """The index of the entry with key (k0, k1) (cover fields aside), or -1: a binary search within its
     bucket of ``starts``.
@@ -207,7 +207,7 @@ def find(entries, starts, k0, k1, keep):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**THREADED)
 def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budget, counters):
     """Expand entries ``lo:hi`` of a layer and every position their m-keeping moves reach.
 
@@ -417,7 +417,7 @@ def close_entries(layer, lo, hi, bufs, deal, shape, recover, target, found, budg
     return DONE, nout, nlog, table, out, seen, logk, logp
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def _grown_log(logk, logp):
     """The close kernel's log doubled.
 
@@ -435,7 +435,7 @@ def _grown_log(logk, logp):
     return k, p
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def level_of(k0, k1, wp, params, reserve, talon, lut, ranks, cols, sc, mask):
     """Level 0 of ``cols``/``sc``/``mask`` made the position (k0, k1, waste position).
 

@@ -105,7 +105,7 @@ class _Run:
         self.compile_seconds = compile_seconds
         self.t0 = time.perf_counter()
         self.layers = Layers()
-        ph.pending = self.layers
+        ph.store_in(self.layers)
         self.cap = limits.memory_mb * (1 << 20)
         self.won_at: list[int] = []  # the layer of the first won child, once found
         self.peak = self.held = 0
@@ -123,7 +123,7 @@ class _Run:
         """Close the layers in order, a chunk of entries a step (one ``Step`` each, as each chunk ends)."""
         ph, workers = self.ph, self.workers
         pool = ThreadPoolExecutor(workers, thread_name_prefix="canfield-layer") if workers > 1 else None
-        ph.pool, ph.workers = pool, workers
+        ph.run_on(pool, workers)
         try:
             while ph.pending:
                 end = yield from self.close_layer(pool)

@@ -36,12 +36,20 @@ class Phase:
         self.full = 4 * self.rules.ranks
         self.counts = np.zeros(8, np.int64)
         self.counts[C_BEST] = start.score
-        self.pending: Layers | None = None  # set by search: the runs waiting and the layers' files
+        self.pending: Layers | None = None  # the runs waiting and the layers' files (``store_in``)
         self.rows = 0
         self.disk = 0  # the most bytes its directory held (runs waiting, layers kept), looked at now and then
         self.workers = 1
-        self.pool: ThreadPoolExecutor | None = None  # set by search for several workers
+        self.pool: ThreadPoolExecutor | None = None  # several workers' threads (``run_on``)
         self._part_rows: list[int] = []  # _merge's count of each key range, for its writing pass
+
+    def store_in(self, layers: Layers) -> None:
+        """Keep the runs waiting and the layers' files in ``layers`` (before any layer is closed)."""
+        self.pending = layers
+
+    def run_on(self, pool: ThreadPoolExecutor | None, workers: int) -> None:
+        """Close each layer's chunks on ``workers`` threads of ``pool`` (None: one worker, this thread)."""
+        self.pool, self.workers = pool, workers
 
     def start_item(self) -> tuple[int, int, int, int] | None:
         """(k0, k1, waste position, m) of the start; None when its key is not short."""
@@ -58,9 +66,9 @@ class Phase:
 
     @property
     def layers(self) -> Layers:
-        """The runs waiting and the layers' files (``search`` sets them before closing any layer)."""
+        """The runs waiting and the layers' files (``store_in``, before any layer is closed)."""
         if self.pending is None:
-            raise SolverBugError("the layered phase's runs were used before search set them")
+            raise SolverBugError("the layered phase's runs were used before they were stored (store_in)")
         return self.pending
 
     def add_run(self, m: int, run: np.ndarray) -> None:

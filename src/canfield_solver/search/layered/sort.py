@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
+from ...jit import CACHED, IR_INLINE_CACHED, THREADED, njit
 from .. import kernel as K
 
 # The formats' function is codec's, compiled once in the kernel (inlined where it is called).
 _merge_field = K.merge_cover
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def compare(a0, a1, b0, b1):
     """-1, 0, 1: row (a0, a1) before, equal to, after (b0, b1), cover fields already cleared: the order of
     the 128-bit keys.
@@ -38,7 +38,7 @@ def compare(a0, a1, b0, b1):
 
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _row_before(a, i, j):
     """Whether row ``i`` of ``a`` comes before row ``j`` (words 0 and 1: the order of the keys).
 
@@ -54,7 +54,7 @@ def _row_before(a, i, j):
     return a[i, 0] < a[j, 0] or (a[i, 0] == a[j, 0] and a[i, 1] < a[j, 1])
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _swap_rows(a, i, j):
     """Swap rows ``i`` and ``j`` of ``a``.
 
@@ -73,7 +73,7 @@ def _swap_rows(a, i, j):
         a[j, c] = t
 
 
-@njit(cache=True)
+@njit(**CACHED)
 def sort_rows(a):
     """Rows of ``a`` sorted in place by (word 0, word 1): a quicksort (median of three, the smaller part
     first, so the stack stays short) that leaves parts of up to 16 rows to one insertion sort at the end.
@@ -130,7 +130,7 @@ def sort_rows(a):
             j -= 1
 
 
-@njit(cache=True, nogil=True)
+@njit(**THREADED)
 def sorted_run(buf, n, dm, field, tb, cover, draw, cb):
     """The children of ``buf[:n]`` (k0, k1 without cover field, cover field, m step; one row a key, as
     ``close_entries`` writes them) whose step is ``dm`` as a run: rows (k0, k1 with cover field) in ``compare``
@@ -186,7 +186,7 @@ def sorted_run(buf, n, dm, field, tb, cover, draw, cb):
 
 
 
-@njit(cache=True, inline="always")
+@njit(**IR_INLINE_CACHED)
 def _before(rows, cur, keep, a, b):
     """Whether run ``a``'s current row comes before run ``b``'s (``compare`` order).
 
@@ -206,7 +206,7 @@ def _before(rows, cur, keep, a, b):
     return compare(rows[cur[a], 0], rows[cur[a], 1] & keep, rows[cur[b], 0], rows[cur[b], 1] & keep) < 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**THREADED)
 def kway(rows, los, his, field, tb, cover, draw, cb, out):
     """Runs ``rows[los[i]:his[i]]`` merged into ``out`` (or only counted, when ``out`` has no rows): one row
     a key, in ``compare`` order, cover fields merged; the rows written. A binary heap of the runs' cursors, so
@@ -295,7 +295,7 @@ def kway(rows, los, his, field, tb, cover, draw, cb, out):
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(**THREADED)
 def cuts(rows, offsets, keep, parts):
     """Where ``parts`` key ranges begin in each run ``rows[offsets[i]:offsets[i + 1]]``: row ``p`` of the
     result holds each run's first row not before the ``p``-th pivot (row 0 the runs' starts, row ``parts``

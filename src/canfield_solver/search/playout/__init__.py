@@ -57,7 +57,7 @@ def nested(start: Position, limits: Limits, rounds: int | None = None, seed: int
 
 def greedy(start: Position, limits: Limits, seed: int = 1) -> PlayoutOutcome:
     """Greedy random playouts from ``start`` until one wins or a limit stops them (a measurement tool:
-    benchmarks/second_design_census.py; the solver runs ``nested``)."""
+    benchmarks/archive/second_design_census.py; the solver runs ``nested``)."""
     return _run(start, limits, _Playing(0, None, seed))
 
 

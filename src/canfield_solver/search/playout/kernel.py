@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
+from ...jit import ENTRY, IR_INLINE_NO_NRT, njit
 from .. import kernel as K
 from ..codec import (
     K_RF,
@@ -40,7 +40,7 @@ NYSTATS = 6
 DRAW_CLASS = 8  # a waste card reached by draws: its class is this plus the draws (in cards) it needs, at most 63
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def next_random(rng):
     """The next number of the xorshift64* generator whose state is ``rng[0]``.
 
@@ -57,7 +57,7 @@ def next_random(rng):
     return x * np.uint64(0x2545F4914F6CDD1D)
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def move_class(mv, sc, mask, d):
     """A move's class under the policy: lower is played first.
 
@@ -94,7 +94,7 @@ def move_class(mv, sc, mask, d):
     return c if c < 127 else 127
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def enter(visit, h, stamp):
     """Enter hash ``h`` in the playout's table; 1 if it was new in this playout, 0 if entered before.
 
@@ -120,7 +120,7 @@ def enter(visit, h, stamp):
     return 0  # full: treat as seen, the playout ends
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def line_value(sc, d):
     """How far the position at level ``d`` got: cards home, then reserve cards played.
 
@@ -134,7 +134,7 @@ def line_value(sc, d):
     return K.score(sc, d) * 64 + 63 - sc[d, SC_RES]
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _playout(deal, stack, visit, line, rng, words, scratch, stats, d0):
     """One playout from level ``d0`` (its moves into ``line[d0:]``); returns the level it ended at.
 
@@ -215,7 +215,7 @@ def _playout(deal, stack, visit, line, rng, words, scratch, stats, d0):
     return d
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(**ENTRY)
 def playouts(deal, stack, visit, line, rng, words, scratch, stats, count):
     """Play ``count`` playouts from level 0 of ``stack``; 1 when one wins (its moves in
     ``line[:stats[Y_WON_LEN]]``), else 0.
@@ -251,7 +251,7 @@ def playouts(deal, stack, visit, line, rng, words, scratch, stats, count):
     return 0
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(**ENTRY)
 def nested(deal, stack, visit, main_visit, line, best_line, rng, words, scratch, stats):
     """One nested Monte Carlo search of level 1 from level 0 of ``stack``; 1 when it wins (its moves in
     ``best_line[:stats[Y_WON_LEN]]``), else 0 (the line it followed in ``best_line[:stats[Y_LINE_LEN]]``, its

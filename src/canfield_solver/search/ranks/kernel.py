@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import njit
+from ...jit import ENTRY, IR_INLINE_NO_NRT, njit
 from .. import kernel as K
 from ..codec import (
     EXHAUSTED,
@@ -59,10 +59,8 @@ LEN_BITS = 6       # a column's length
 COL_BITS = CLASS_BITS + LEN_BITS
 SWAP_SHIFT = 12    # a swap move: K_TF with the card swapped in + 1 in the destination field (codec.MV_DST_SHIFT)
 
-_NO_NRT = {"cache": True, "_nrt": False, "nogil": True}
 
-
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _class_key(cols, sc, mask, d, params, cls, words, scratch):
     """The class key of level ``d`` into ``words``: word 0 as the exact key's (talon mask, waste position,
     reserve count, redeals, the mark bit), then the foundation heights and each column as its bottom
@@ -115,7 +113,7 @@ def _class_key(cols, sc, mask, d, params, cls, words, scratch):
     words[3] = np.uint64(0)
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _insert(table, words, stats):
     """Enter ``words`` in the class table; 1 if it was new, 0 if it was there.
 
@@ -144,7 +142,7 @@ def _insert(table, words, stats):
             i = 0
 
 
-@njit(**_NO_NRT)
+@njit(**ENTRY)
 def rehash(old, new, words, stats):
     """Move every row of ``old`` into the larger ``new``.
 
@@ -168,7 +166,7 @@ def rehash(old, new, words, stats):
             _insert(new, words, stats)
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _swap_in(cols, sc, d, top, card, params):
     """Put ``card`` where it lies in the columns of level ``d`` in place of column ``top``'s top card, and
     that card where ``card`` was: the same classes everywhere.
@@ -198,7 +196,7 @@ def _swap_in(cols, sc, d, top, card, params):
                 return
 
 
-@njit(inline="always", _nrt=False)
+@njit(**IR_INLINE_NO_NRT)
 def _swap_moves(deal, cols, sc, d, peers, out, n):
     """``PROVE``'s foundation moves a real position lacks: a column's top goes home as another card of its
     class that lies in the columns and that its foundation takes next. Returns the move count with them.
@@ -237,7 +235,7 @@ def _swap_moves(deal, cols, sc, d, peers, out, n):
     return n
 
 
-@njit(**_NO_NRT)
+@njit(**ENTRY)
 def search(deal, stack, table, peers, cls, dirty, words, scratch, stats, budget, grow_at, mode):
     """Run the search over classes for at most ``budget`` nodes; resumable (all state lives in the arrays).
 

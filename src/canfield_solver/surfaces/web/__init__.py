@@ -1,6 +1,7 @@
 """``canfield play``: a local web app to play a deal in the browser, with a live "still winnable?" meter.
 
 - ``session``: one game in progress (the reference engine, undo and redo, what the meter knows);
+- ``patience``: a game in progress of the other patiences (docs/games-spec.md), as ``session`` is Canfield's;
 - ``meter``: the solver's searches in worker processes, a newer move cancelling an older search;
 - ``app``: the Starlette (ASGI) app, its JSON API and the page (``play.html``, ``play.js``, ``play.css``).
 

@@ -28,7 +28,7 @@ column order, and a decoded level's columns stand in key order, not the search's
 are safe to play home it may try the other one (both are sound; such a child's row is not in the
 table). The peak is then bounded with the true entries.
 
-    python benchmarks/layer_census.py --seeds 6,35,110,263 --max-memory 6000 --entries --out census.txt
+    python benchmarks/archive/layer_census.py --seeds 6,35,110,263 --max-memory 6000 --entries --out census.txt
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from canfield_solver.budget import Deadline, Limits
 from canfield_solver.search import codec as C
 from canfield_solver.search import depth_first
 from canfield_solver.search import kernel as K
-from canfield_solver.search.kernel import _waste_positions
+from canfield_solver.search.kernel import waste_positions as _waste_positions
 from canfield_solver.search.rows import _columns
 from canfield_solver.search.rows import level_from_row as _level_from_row
 from canfield_solver.search.rows import set_waste as _set_waste

@@ -1,7 +1,7 @@
 """Do the refuted blocks of a lost search share small reasons? (issue 60, item 5: nogoods, measured first)
 
-    python benchmarks/nogood_census.py                       # canfield, shape 6 ranks / 2 reserve / 2 columns
-    python benchmarks/nogood_census.py --shape 5,2,3 --seeds 0:40 --rules canfield-whole-pile
+    python benchmarks/archive/nogood_census.py                       # canfield, shape 6 ranks / 2 reserve / 2 columns
+    python benchmarks/archive/nogood_census.py --shape 5,2,3 --seeds 0:40 --rules canfield-whole-pile
 
 Learned dead ends (Steinmetz & Hoffmann, AAAI 2016) cut a search where a
 small set of facts, once shown to doom a position, recurs in positions not

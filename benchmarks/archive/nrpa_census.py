@@ -2,7 +2,7 @@
 under a step limit, with its knobs open: the top level, the iterations a level, beta (how much the greedy
 playouts' class of a move weighs against the learned policy) and the random seed.
 
-    python benchmarks/nrpa_census.py --rules rainbow --seeds 610000,610008 --level 2 --beta 0.5 --steps 2000000
+    python benchmarks/archive/nrpa_census.py --rules rainbow --seeds 610000,610008 --level 2 --beta 0.5 --steps 2000000
 
 One line a deal: won (in how many moves, steps, playouts and seconds; every win replayed by the reference
 engine here) or not (the best line's cards home). The count that chose the solver's defaults

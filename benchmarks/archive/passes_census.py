@@ -1,7 +1,7 @@
 """Count first (issue 70 item 3): how many table rows a position reached with fewer redeals used would cover.
 
-    python benchmarks/passes_census.py --rules benchmarks/rules/canfield-draw1-passes2.json --seeds 1011,1024,1031
-    python benchmarks/passes_census.py --rules storehouse --seeds 0:5 --nodes 3000000
+    python benchmarks/archive/passes_census.py --rules benchmarks/rules/canfield-draw1-passes2.json --seeds 1011,1024,1031
+    python benchmarks/archive/passes_census.py --rules storehouse --seeds 0:5 --nodes 3000000
 
 Under a limited number of redeals the key holds the redeals used, so the same position (the same columns,
 reserve, talon and waste position) reached in pass 1 and again in pass 2 is two rows. The pass-1 row covers

@@ -1,6 +1,6 @@
 """Cross-check a win-rate row's verdicts deal by deal against a build of the published solver (Solvitaire).
 
-    python benchmarks/crosscheck_winrate.py --solvitaire /tmp/solvitaire --rules solvitaire-canfield-strict \\
+    python benchmarks/archive/crosscheck_winrate.py --solvitaire /tmp/solvitaire --rules solvitaire-canfield-strict \\
         --lost 300 --won 50 --max-seconds 10
 
 Draws a seeded random sample of the deals that the committed win-rate dataset
@@ -23,7 +23,7 @@ import random
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent  # benchmarks/
 sys.path.insert(0, str(HERE))
 
 from bench_side_by_side import SOLVITAIRE_TYPES, _run_binary  # noqa: E402

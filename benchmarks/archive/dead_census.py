@@ -2,7 +2,7 @@
 the abstract game's dead states, closed by strongly connected components, as a table an exact search
 consults.
 
-    python benchmarks/dead_census.py --rules rainbow --seeds 600001,600005,600013 --abstract-nodes 5000000 \
+    python benchmarks/archive/dead_census.py --rules rainbow --seeds 600001,600005,600013 --abstract-nodes 5000000 \
         --exact-nodes 5000000
 
 For each deal, two measurements with prototypes compiled here (a measurement tool, not the solver's code):
@@ -26,7 +26,7 @@ reaching a row an earlier query saw win is an abstract win, rows a query left op
 the next), cutting the child when its row closed dead, while the abstract nodes stay under ``--ratio``
 times the exact ones:
 
-    python benchmarks/dead_census.py --rules chameleon --seeds 610032,610035 --on-demand 1000 --ratio 4 \
+    python benchmarks/archive/dead_census.py --rules chameleon --seeds 610032,610035 --on-demand 1000 --ratio 4 \
         --exact-nodes 3000000 --rows 33554432
 
 The two exact runs are the same search but for the cut, so their node counts and verdicts say what the

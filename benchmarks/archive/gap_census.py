@@ -1,6 +1,6 @@
 """Count first (issue 70 item 4): where superior-canfield's moves go while a gap is open.
 
-    python benchmarks/gap_census.py
+    python benchmarks/archive/gap_census.py
 
 Eight deals the exact search leaves unknown at 2 s (seeds 1003-1036), each searched to 3 M nodes; on the
 positions of its final stack (one per level: a sample of the positions the search works on), the moves the

@@ -1,7 +1,7 @@
 """The exact search alone at a node limit, deal by deal, for two checkouts (issue 70, item 5: the waste's
 top home as a safe move where the draw is 1 or no redeal is left).
 
-    python benchmarks/safe_waste_ab.py --old /tmp/before/src --seeds 0:100 --nodes 2000000
+    python benchmarks/archive/safe_waste_ab.py --old /tmp/before/src --seeds 0:100 --nodes 2000000
 
 Each checkout runs in a process of its own (``PYTHONPATH`` its ``src``), one deal at a time, the depth-first
 search alone (``method="depth-first"``, no phases before it), so the counts do not depend on the machine's
@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent  # benchmarks/
 PRESETS = ["rainbow", "chameleon", "superior-canfield", "rules/canfield-draw1-passes2.json",
            "rules/canfield-draw3-passes1.json", "canfield", "canfield-draw1"]
 

@@ -1,8 +1,8 @@
 """Count first (issue 70): what each search of the second design decides among the deals the exact
 depth-first search leaves unknown.
 
-    python benchmarks/second_design_census.py --rules rainbow --seeds 1000:1100
-    python benchmarks/second_design_census.py --rules benchmarks/rules/canfield-draw1-passes2.json --seeds 1000:1100 \\
+    python benchmarks/archive/second_design_census.py --rules rainbow --seeds 1000:1100
+    python benchmarks/archive/second_design_census.py --rules benchmarks/rules/canfield-draw1-passes2.json --seeds 1000:1100 \\
         --exact 2 --phase 1
 
 Each deal is first searched by the exact depth-first search alone (``method="depth-first"``, one thread)

@@ -1,6 +1,6 @@
 """Rainbow under the published solver's own rule set, ours against its binary on the same deals (issue 70).
 
-    python benchmarks/rainbow_vs_published.py --solvitaire BINARY --seeds 1000:1030 --max-seconds 10
+    python benchmarks/archive/rainbow_vs_published.py --solvitaire BINARY --seeds 1000:1030 --max-seconds 10
 
 The rule set is the one the issue names: our ``solvitaire-canfield-strict`` (whole piles, ranks wrap from
 the base, no column move while a gap is open) with any-suit building, draw 1 and no redeal; for the binary
