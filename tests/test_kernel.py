@@ -76,8 +76,7 @@ def test_move_generation_equals_reference(seed, preset, rng, steps):
 def py_key(pos, talon_order):
     r = pos.rules
     return C.pack_long(reserve_count=len(pos.reserve), talon_order=talon_order, stock=pos.stock, waste=pos.waste,
-                  tableau=pos.tableau, redeals_used=pos.redeals_used, build=C.BUILD_CODES[r.build],
-                  draw=r.draw, unlimited=r.redeals is None)
+                       tableau=pos.tableau, redeals_used=pos.redeals_used, rules=r)
 
 
 def kernel_key(pos):
@@ -102,8 +101,7 @@ def test_pack_matches_kernel_and_round_trips(seed, preset, rng, steps):
     assert sorted(map(tuple, un["tableau"])) == sorted(map(tuple, pos.tableau))
     assert un["waste"] + un["stock"] == pos.waste + pos.stock[::-1]
     again = C.pack_long(reserve_count=len(un["reserve"]), talon_order=prob.talon_list, stock=un["stock"],
-                   waste=un["waste"], tableau=un["tableau"], redeals_used=un["redeals_used"],
-                   build=C.BUILD_CODES[r.build], draw=r.draw, unlimited=r.redeals is None)
+                   waste=un["waste"], tableau=un["tableau"], redeals_used=un["redeals_used"], rules=r)
     assert again == kk
 
 

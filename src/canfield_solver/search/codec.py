@@ -25,9 +25,12 @@ tests/test_codec.py checks them against each other and each ``pack`` against its
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
 
 # Rule parameters (one int64 array a search) ---------------------------------------------------------------
 # (Ranks, wrap and build order reach the kernel through the card lookup table.)
@@ -280,9 +283,10 @@ def column_stream(tableau: Sequence[Sequence[int]], build: int) -> tuple[int, in
 
 
 def pack_long(*, reserve_count: int, talon_order: Sequence[int], stock: Sequence[int], waste: Sequence[int],
-              tableau: Sequence[Sequence[int]], redeals_used: int, build: int, draw: int,
-              unlimited: bool) -> list[int]:
-    """The long key of a position, exactly as the kernel computes it (kernel.key)."""
+              tableau: Sequence[Sequence[int]], redeals_used: int, rules: "Rules") -> list[int]:
+    """The long key of a position, exactly as the kernel computes it (kernel.key); ``rules`` give the building
+    rule, the draw and whether redeals are unlimited."""
+    build, draw, unlimited = BUILD_CODES[rules.build], rules.draw, rules.redeals is None
     present = set(stock) | set(waste)
     mask = 0
     for i, c in enumerate(talon_order):

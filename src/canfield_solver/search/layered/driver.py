@@ -189,25 +189,24 @@ class _Run:
 
     def outcome(self, won: bool, limit: Limit | None, line: list[int] | None = None,
                 note: str | None = None) -> Outcome:
-        return _outcome(self.ph, won, limit, line or [], self.t0, self.compile_seconds, self.peak, self.nlayers,
-                        note=note)
+        """How the phase ended: won with ``line`` (the kernel's path), or ``limit``; ``note`` says why where a
+        limit needs it (the disk, a line found too late)."""
+        ph, line = self.ph, line or []
+        c = ph.counts
+        stats: dict[str, object] = {
+            "layered_layers": self.nlayers, "layered_peak_mb": round(self.peak / 2**20, 1), "layered_rows": ph.rows,
+            "layered_expanded": int(c[C_EXPANDED]), "stuck_prunes": int(c[C_STUCK]),
+            "compile_seconds": self.compile_seconds}
+        if note:
+            stats["layered_note"] = note
+        stats["layered_best_score"] = int(c[C_BEST])
+        stats["layered_disk_mb"] = round(ph.disk / 2**20, 1)
+        prob, start = ph.prob, ph.start
+        return Outcome(won=won, limit=limit, truncated=False, solution=line, best_score=int(c[C_BEST]) if won else
+                       start.score, best_path=[], nodes=int(c[C_NODES]), max_depth=len(line),
+                       positions=int(c[C_EXPANDED]), seconds=time.perf_counter() - self.t0,
+                       decode=lambda path: decode(prob, start, path), stats=stats)
 
-
-def _outcome(ph: Phase, won: bool, limit: Limit | None, line: list[int], t0: float, compile_seconds: float,
-             peak: int, nlayers: int, note: str | None = None) -> Outcome:
-    c = ph.counts
-    stats: dict[str, object] = {"layered_layers": nlayers, "layered_peak_mb": round(peak / 2**20, 1), "layered_rows": ph.rows,
-             "layered_expanded": int(c[C_EXPANDED]), "stuck_prunes": int(c[C_STUCK]),
-             "compile_seconds": compile_seconds}
-    if note:
-        stats["layered_note"] = note
-    stats["layered_best_score"] = int(c[C_BEST])
-    stats["layered_disk_mb"] = round(ph.disk / 2**20, 1)
-    prob, start = ph.prob, ph.start
-    return Outcome(won=won, limit=limit, truncated=False, solution=line, best_score=int(c[C_BEST]) if won else
-                   start.score, best_path=[], nodes=int(c[C_NODES]), max_depth=len(line),
-                   positions=int(c[C_EXPANDED]), seconds=time.perf_counter() - t0,
-                   decode=lambda path: decode(prob, start, path), stats=stats)
 
 def after(first: Outcome, start: Position, limits: Limits, compile_seconds: float = 0.0) -> Outcome:
     """The layered phase after a depth-first search ``first`` that stopped for memory: with what is left of
