@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from canfield_solver.errors import CanfieldError
-from canfield_solver.studies.target import plan
+from canfield_solver.studies.target import Figures, plan
 from canfield_solver.surfaces.cli import cli
 
 from helpers import needs_jit
@@ -41,7 +41,7 @@ def brute(target, p, u, q, c1, c2, floor=0.0):
 ])
 def test_the_plan_is_the_cheapest_pair_that_meets_the_target(case):
     target, p, u, q, c1, c2 = case
-    got = plan(target, p, u, q, c1, c2)
+    got = plan(target, Figures(p, u, q, c1, c2))
     cost, deals, need = brute(target, p, u, q, c1, c2)
     assert got.core_seconds <= cost * 1.005 + c1 + c2, (got, deals, need)
     # and it meets the target: its standard error is within the half-width
@@ -52,11 +52,11 @@ def test_the_plan_is_the_cheapest_pair_that_meets_the_target(case):
 
 
 def test_what_is_done_is_never_undone_and_the_floor_is_said():
-    got = plan(1.0, 0.7, 0.1, 0.3, 0.3, 30.0, done_deals=10 ** 6, done_followups=5)
+    got = plan(1.0, Figures(0.7, 0.1, 0.3, 0.3, 30.0, done_deals=10 ** 6, done_followups=5))
     assert got.deals == 10 ** 6 and got.followups >= 5
-    assert "NOT reachable" in str(plan(1.0, 0.7, 0.1, 0.3, 0.3, 30.0, floor=1.2))
+    assert "NOT reachable" in str(plan(1.0, Figures(0.7, 0.1, 0.3, 0.3, 30.0, floor=1.2)))
     with pytest.raises(CanfieldError, match="positive number of points"):
-        plan(0, 0.7, 0.1, 0.3, 0.3, 30.0)
+        plan(0, Figures(0.7, 0.1, 0.3, 0.3, 30.0))
 
 
 def test_a_follow_up_costs_the_threads_it_searched_with(tmp_path):

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from canfield_solver import get_rules
 from canfield_solver.errors import CanfieldError
+from canfield_solver.studies.settings import StudySettings
 from canfield_solver.studies.stores.parquet import ParquetResults
 from canfield_solver.studies.stores.sqlite import ResultStore, StoredResult
 from canfield_solver.studies.study import run_study, wilson_interval
@@ -174,6 +175,11 @@ def test_cli_summary_prints_the_two_phase_estimate(tmp_path):
 FIRST = dict(max_seconds=None, max_nodes=2000, jobs=1)
 
 
+def FOLLOW(sample, nodes):  # noqa: N802 (a constant's maker)
+    """A follow-up of ``sample`` deals at ``nodes`` nodes each, no time limit, one thread."""
+    return StudySettings(jobs=1, followup=sample, followup_seconds=None, followup_nodes=nodes)
+
+
 def test_a_followup_searches_its_sample_once_and_resumes(tmp_path):
     db = str(tmp_path / "s.sqlite")
     r = get_rules("canfield")
@@ -190,18 +196,17 @@ def test_a_followup_searches_its_sample_once_and_resumes(tmp_path):
                 raise KeyboardInterrupt
 
         with pytest.raises(KeyboardInterrupt):
-            run_followup(r, range(40), first, sample=4, store=st, max_seconds=None, max_nodes=200_000, jobs=1,
-                         progress=stop_after_one)
+            run_followup(r, range(40), first, FOLLOW(4, 200_000), store=st, progress=stop_after_one)
         assert stopped and 1 <= len(st.results_in(followup_rules(r), [(0, 40)])) < 4
         assert len(complete_prefix(unknown, {x.seed for x in st.results_in(followup_rules(r), [(0, 40)])})) < 4
-        tp = run_followup(r, range(40), first, sample=4, store=st, max_seconds=None, max_nodes=200_000, jobs=1)
+        tp = run_followup(r, range(40), first, FOLLOW(4, 200_000), store=st)
         assert tp.reused >= 1 and tp.searched + tp.reused == 4 and tp.sampled == 4
         rows = st.results_in(followup_rules(r), [(0, 40)])
         assert [x.seed for x in rows] == sorted(want) and all(x.max_nodes == 200_000 for x in rows)
         assert all(x.threads == 1 for x in rows) and all(st.get(r, s).threads == 1 for s in range(40))
         # The first pass's rows of those deals are kept, with their own limit.
         assert all(st.get(r, s).verdict == "unknown" and st.get(r, s).max_nodes == 2000 for s in want)
-        again = run_followup(r, range(40), first, sample=4, store=st, max_seconds=None, max_nodes=200_000, jobs=1)
+        again = run_followup(r, range(40), first, FOLLOW(4, 200_000), store=st)
         assert (again.searched, again.reused) == (0, 4)
         assert (again.sample_won, again.sample_lost, again.sample_unknown) == \
             (tp.sample_won, tp.sample_lost, tp.sample_unknown)
@@ -224,14 +229,13 @@ def test_a_follow_up_stops_where_it_has_enough(tmp_path):
 
     with ResultStore(db) as st:
         want = draw_sample(st.unknown_in(r, [(0, 40)]), 12)
-        tp = run_followup(r, range(40), first, sample=12, store=st, max_seconds=None, max_nodes=20_000, jobs=1,
-                          enough=enough)
+        tp = run_followup(r, range(40), first, FOLLOW(12, 20_000), store=st, enough=enough)
         assert asked == [4, 8] and (tp.sample_size, tp.sampled, tp.searched) == (8, 8, 8)
         assert sorted(x.seed for x in st.results_in(followup_rules(r), [(0, 40)])) == sorted(want[:8])
         assert tp.interval == two_phase_interval(first.won, first.lost, first.unknown, tp.sample_won,
                                                  tp.sample_lost, tp.sample_unknown)[1]
         asked.clear()
-        again = run_followup(r, range(40), first, sample=12, store=st, max_seconds=None, max_nodes=20_000, jobs=1,
+        again = run_followup(r, range(40), first, FOLLOW(12, 20_000), store=st,
                              enough=lambda tp: asked.append(tp.sampled) or True)
         assert asked == [] and (again.reused, again.searched, again.sampled) == (8, 4, 12)  # the last batch
 
@@ -280,8 +284,7 @@ def test_progress_counts_never_go_back_and_end_at_the_table(tmp_path):
     with ResultStore(db) as st:
         first = run_study("canfield", range(30), jobs=1, max_nodes=3_000, max_seconds=None, store=st)
         assert first.unknown >= 9  # enough for a follow-up of three batches
-        tp = run_followup("canfield", range(30), first, sample=9, store=st, max_nodes=400_000, max_seconds=None,
-                          jobs=1, progress=progress)
+        tp = run_followup("canfield", range(30), first, FOLLOW(9, 400_000), store=st, progress=progress)
     verdicts = ("solved", "unsolvable", "unknown")
     for (d0, _t, c0), (d1, _t1, c1) in zip(calls, calls[1:]):
         assert d1 >= d0 and all(c1.get(v, 0) >= c0.get(v, 0) for v in verdicts), (c0, c1)

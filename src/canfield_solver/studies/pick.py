@@ -9,17 +9,24 @@ says how many it looked at.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..engine.rules import Rules, get_rules
 from ..solver import Verdict
+from .settings import StudySettings, settings_of
 from .stores import StoreOrPath
 from .stores.sqlite import StoredResult
 from .study import run_study, stored_rules
 
 __all__ = ["DIFFICULTIES", "Picker", "pick_deals"]
 
+if TYPE_CHECKING:  # the keywords' type for checkers (PEP 692)
+    from typing_extensions import Unpack
+
+    from .settings import SettingsFields
+
 DIFFICULTIES = ("easy", "medium", "hard", "very-hard", "any")
+DEFAULTS = StudySettings(max_seconds=10.0)  # a picker's: ten seconds a deal
 
 
 class _Enough(Exception):
@@ -34,15 +41,17 @@ class Picker:
     done; the study stops once ``count`` are picked. ``progress(looked, found)`` is told each number
     looked at. Iterating the picker runs it and yields the picks."""
 
-    def __init__(self, rules: "str | Rules", *, difficulty: str = "any", count: int = 10, first: int = 0,
-                 numbering: str = "spec", max_candidates: int | None = None, jobs: int | None = None,
-                 max_seconds: float | None = 10.0, store: StoreOrPath = None):
+    def __init__(self, rules: "str | Rules", settings: StudySettings | None = None, *, difficulty: str = "any",
+                 count: int = 10, first: int = 0, max_candidates: int | None = None, store: StoreOrPath = None,
+                 **fields: "Unpack[SettingsFields]"):
         self.rules = get_rules(rules)
-        stored_rules(self.rules, numbering)  # refuses rules PySolFC does not deal before any work
+        # the study's settings (10 s a deal unless said), each deal analysed for its rating
+        self.settings = settings_of(settings, fields, DEFAULTS).replace(with_metrics=True)
+        stored_rules(self.rules, self.settings.numbering)  # refuses rules PySolFC does not deal before any work
         self.want = difficulty.replace("-", " ")
-        self.count, self.first, self.numbering = count, first, numbering
+        self.count, self.first = count, first
         self.limit = max_candidates or 200 * count
-        self.jobs, self.max_seconds, self.store = jobs, max_seconds, store
+        self.store = store
         self.looked = 0
         self.found = 0
 
@@ -69,8 +78,7 @@ class Picker:
 
         seeds = range(self.first, self.first + self.limit)
         try:
-            run_study(self.rules, seeds, jobs=self.jobs, max_seconds=self.max_seconds, store=self.store,
-                      with_metrics=True, numbering=self.numbering, on_row=take)
+            run_study(self.rules, seeds, self.settings, store=self.store, on_row=take)
         except _Enough:
             pass
 
@@ -80,6 +88,11 @@ class Picker:
         yield from picks
 
 
-def pick_deals(rules: "str | Rules", **options: Any) -> Picker:
-    """A ``Picker`` (see the module docstring): ``for row in pick_deals("canfield", difficulty="hard"): ...``."""
-    return Picker(rules, **options)
+def pick_deals(rules: "str | Rules", settings: StudySettings | None = None, *, difficulty: str = "any", count: int = 10,
+               first: int = 0, max_candidates: int | None = None, store: StoreOrPath = None,
+               **fields: "Unpack[SettingsFields]") -> Picker:
+    """A ``Picker`` (see the module docstring): ``for row in pick_deals("canfield", difficulty="hard"): ...``;
+    the study's settings a ``StudySettings`` or its fields as keywords (``jobs``, ``max_seconds``,
+    ``numbering``, ...)."""
+    return Picker(rules, settings_of(settings, fields, DEFAULTS), difficulty=difficulty, count=count, first=first,
+                  max_candidates=max_candidates, store=store)

@@ -18,10 +18,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 from .. import memory
-from ..budget import check_limits
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError, install_hint
 from ..formats import NUMBERINGS, numbered_deal, parse_pysolfc_number, pysolfc_deal
@@ -30,11 +29,19 @@ from ..play.difficulty import analyze
 from ..processes import ignore_interrupts, spawning_quietly, stop_pool
 from ..solver import DEFAULT_MEMORY_MB, Verdict, load_kernel, solve, verdict_counts
 from .seeds import SeedSet, parse_seeds
+from .settings import SettingsError, StudySettings, settings_of
 from .stores import Store, StoreOrPath, open_stored, store_at
 from .stores.sqlite import RulesKey, StoredResult, owner_id
 
+if TYPE_CHECKING:  # the keywords' type for checkers (PEP 692); nothing reads it at run time
+    from typing_extensions import Unpack
+
+    from .settings import SettingsFields
+
 __all__ = [
+    "SettingsError",
     "StudyError",
+    "StudySettings",
     "WinRate",
     "estimate_win_rate",
     "parse_seeds",
@@ -72,6 +79,25 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, (centre - half) / den), min(1.0, (centre + half) / den))
 
 
+class SecondPass(Protocol):
+    """What a ``WinRate`` holds of its two-phase estimate (``two_phase.TwoPhase``, which builds on this module:
+    no import back): its interval, what its pass spent, a dict for ``--json``, and its lines for ``str``."""
+
+    @property
+    def interval(self) -> tuple[float, float]: ...
+
+    @property
+    def searched(self) -> int: ...
+
+    @property
+    def reused(self) -> int: ...
+
+    @property
+    def wall_seconds(self) -> float: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class WinRate:
     """A study's answer.
@@ -96,7 +122,7 @@ class WinRate:
     wall_seconds: float = 0.0
     search_seconds: float = 0.0
     results: tuple[StoredResult, ...] = field(default=(), repr=False, compare=False)
-    two_phase: Any = field(default=None, compare=False)  # a two_phase.TwoPhase (that module builds on this one: no import back)
+    two_phase: SecondPass | None = field(default=None, compare=False)  # a two_phase.TwoPhase
 
     @property
     def decided(self) -> int:
@@ -202,42 +228,27 @@ def _solve_game_chunk(key: GameKey, seeds: Sequence[int], max_seconds: float | N
     return out
 
 
-@dataclass(frozen=True)
-class ChunkSettings:
-    """How each deal of a study is searched and stored, the same for every chunk a worker gets (pickled to
-    worker processes and Dask workers with the chunk)."""
-
-    max_seconds: float | None
-    max_nodes: int | None
-    max_memory_mb: int | None
-    with_metrics: bool = False
-    analyze_options: dict[str, Any] | None = None
-    numbering: str = "spec"
-    name: str | None = None  # the rules name the rows are stored under (None: the rules' own)
-    threads: int = 1
-
-
-def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], settings: ChunkSettings) -> list[StoredResult]:
-    max_seconds, max_nodes, max_memory_mb = settings.max_seconds, settings.max_nodes, settings.max_memory_mb
-    with_metrics, analyze_options, numbering = settings.with_metrics, settings.analyze_options, settings.numbering
-    name, threads = settings.name, settings.threads
+def _solve_chunk(rules: "Rules | GameKey", seeds: Sequence[int], settings: StudySettings) -> list[StoredResult]:
+    """A chunk of deals searched in a worker; ``settings`` as ``run_study`` resolved them (``store_as`` the rules
+    the rows are kept under)."""
+    s = settings
+    name = (s.store_as or rules).name
     if isinstance(rules, GameKey):
-        return _solve_game_chunk(rules, seeds, max_seconds, max_nodes, name or rules.name, max_memory_mb)
-    name = name or (rules.name if numbering == "spec" else f"{rules.name}@{numbering}")
-    cap_mb = max_memory_mb or DEFAULT_MEMORY_MB  # a Dask worker's, or an analysis's: the fixed default
+        return _solve_game_chunk(rules, seeds, s.max_seconds, s.max_nodes, name, s.max_memory_mb)
+    cap_mb = s.max_memory_mb or DEFAULT_MEMORY_MB  # a Dask worker's, or an analysis's: the fixed default
     out = []
     for seed in seeds:
-        deal = numbered_deal(numbering, seed, rules)
-        if with_metrics:
-            a = analyze(deal, max_seconds=max_seconds, max_memory_mb=cap_mb, **(analyze_options or {}))
+        deal = numbered_deal(s.numbering, seed, rules)
+        if s.with_metrics:
+            a = analyze(deal, max_seconds=s.max_seconds, max_memory_mb=cap_mb, **(s.analyze_options or {}))
             out.append(StoredResult(name, seed, a.verdict, a.nodes, a.seconds, a.best_score, a.solution_length,
-                                    a.redeals, max_seconds, a.limit, a.rating, a.metrics(), threads=1))
+                                    a.redeals, s.max_seconds, a.limit, a.rating, a.metrics(), threads=1))
             continue
-        r = solve(deal, max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=cap_mb, workers=threads)
+        r = solve(deal, max_seconds=s.max_seconds, max_nodes=s.max_nodes, max_memory_mb=cap_mb, workers=s.threads)
         out.append(StoredResult(
             rules=name, seed=seed, verdict=r.verdict.value, nodes=r.nodes, seconds=r.seconds,
             best_score=r.best_score, solution_length=len(r.moves), redeals=sum(m == "redeal" for m in r.moves),
-            max_seconds=max_seconds, limit_hit=r.limit, max_nodes=max_nodes, threads=threads,
+            max_seconds=s.max_seconds, limit_hit=r.limit, max_nodes=s.max_nodes, threads=s.threads,
         ))
     return out
 
@@ -260,37 +271,22 @@ def _warm() -> None:
 ProgressFn = Callable[[int, int, dict[str, int], float], None]
 
 
-MAX_JOBS = 4096  # local worker processes at most (a pool of more fails in the operating system, not here)
-
-
-def _check_jobs(jobs: int | None) -> None:
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS):
-        raise StudyError(f"jobs must be a whole number from 1 to {MAX_JOBS} (None for every core), not {jobs!r}")
-
-
 def run_study(
     rules: "str | Rules | GameKey",
     seeds: Iterable[int],
+    settings: StudySettings | None = None,
     *,
-    jobs: int | None = None,
-    max_seconds: float | None = 30.0,
-    max_nodes: int | None = None,
-    max_memory_mb: int | None = None,
     store: StoreOrPath = None,
-    scheduler: str | None = None,
     progress: ProgressFn | None = None,
-    chunk: int | None = None,
-    with_metrics: bool = False,
-    analyze_options: dict[str, Any] | None = None,
-    numbering: str = "spec",
-    store_as: RulesKey | None = None,
-    threads: int = 1,
     on_row: Callable[[StoredResult], None] | None = None,
+    **fields: "Unpack[SettingsFields]",
 ) -> WinRate:
     """Solve every seed (skipping those the store already decided) and summarize them.
 
     ``rules``: a preset, ``Rules``, or a ``games.GameKey`` for one of the other games (docs/games-spec.md;
-    its rows kept apart under its name). ``numbering="pysolfc"``: the numbers are PySolFC game numbers
+    its rows kept apart under its name). ``settings``: how each deal is searched, where, and how the seeds
+    are numbered (``StudySettings``), or its fields as keywords (``run_study(rules, seeds, max_seconds=2,
+    jobs=2)``), not both. ``numbering="pysolfc"``: the numbers are PySolFC game numbers
     (``formats.pysolfc_deal``), stored apart from SPEC seeds as ``<name>@pysolfc``. ``store``: a
     ``ResultStore`` or its path (opened and closed here), or a ``ParquetResults`` dataset (``stores.parquet``:
     cluster-scale runs, one writer, no re-search). ``store_as``: the rules the rows are kept under when not
@@ -307,27 +303,24 @@ def run_study(
     ``pick`` stops), what finished being stored. ``seeds`` (a ``SeedSet`` or ``range``) are never listed: the
     store is asked ``WINDOW`` seeds at a time; ``WinRate.results`` holds rows for at most ``KEEP_ROWS`` seeds.
     """
-    _check_jobs(jobs)
-    check_limits(max_nodes, max_seconds)
-    rules_played, r = _played_and_kept(rules, numbering, with_metrics, store_as)
+    s = settings_of(settings, fields)
+    rules_played, r = _played_and_kept(rules, s.numbering, s.with_metrics, s.store_as)
     wanted = SeedSet.of(seeds)
-    if numbering == "pysolfc" and len(wanted):  # the lowest and the highest number are game numbers, or say why not
+    if s.numbering == "pysolfc" and len(wanted):  # the lowest and the highest number are game numbers, or say why not
         parse_pysolfc_number(next(wanted.ranges())[0])
         parse_pysolfc_number(list(wanted.ranges())[-1][1] - 1)
-    if max_memory_mb is None and not scheduler and not with_metrics and not isinstance(rules, GameKey):
+    cap = s.max_memory_mb
+    if cap is None and not s.scheduler and not s.with_metrics and not isinstance(rules, GameKey):
         # A share of this machine's free memory for each search that runs at once (``memory``); a Dask
         # cluster's machines are not this one, and analyses keep the fixed default.
-        max_memory_mb = memory.machine_cap(jobs or os.cpu_count() or 1).mb
-    settings = ChunkSettings(max_seconds, max_nodes, max_memory_mb, with_metrics, analyze_options, numbering,
-                             r.name, threads)
+        cap = memory.machine_cap(s.jobs or os.cpu_count() or 1).mb
     # One deal a task by default: each finished deal reaches the parent, and the store, as it finishes (a chunk
     # of several held its finished deals back until its slowest was done, and lost them to a Ctrl-C); a task
     # costs the parent well under a millisecond against 0.28 core-s for the mean deal at 2 s
     # (benchmarks/bench_study.py). ``chunk=`` trades that back for clusters of very fast deals.
+    resolved = s.replace(max_memory_mb=cap, store_as=r, chunk=s.chunk or 1)
     with store_at(store) as st:  # a path opened here (and closed at the end), a store as given
-        study = _Study(rules_played, r, wanted, st, settings, jobs=jobs, scheduler=scheduler,
-                       size=chunk or 1, progress=progress, on_row=on_row)
-        return study.run()
+        return _Study(rules_played, wanted, st, resolved, progress, on_row).run()
 
 
 def _played_and_kept(rules: "str | Rules | GameKey", numbering: str, with_metrics: bool,
@@ -344,19 +337,21 @@ def _played_and_kept(rules: "str | Rules | GameKey", numbering: str, with_metric
 class _Study:
     """One run of ``run_study``: the seeds still to search asked of the store a window at a time, claimed
     chunk by chunk, searched by the chosen workers, each chunk's rows stored as they come; then the seeds
-    other studies held, waited for or taken over; then the summary. Its fields are what those steps share."""
+    other studies held, waited for or taken over; then the summary. Its fields are what those steps share;
+    ``settings`` as ``run_study`` resolved them (``store_as`` the rules the rows are kept under, ``chunk`` and
+    ``max_memory_mb`` set)."""
 
-    def __init__(self, rules_played: "Rules | GameKey", r: RulesKey, wanted: SeedSet, st: "Store | None",
-                 settings: ChunkSettings, *, jobs: int | None, scheduler: str | None, size: int,
+    def __init__(self, rules_played: "Rules | GameKey", wanted: SeedSet, st: "Store | None", settings: StudySettings,
                  progress: ProgressFn | None, on_row: Callable[[StoredResult], None] | None):
-        self.rules_played, self.r, self.wanted, self.st, self.settings = rules_played, r, wanted, st, settings
-        self.jobs, self.scheduler, self.size, self.progress, self.on_row = jobs, scheduler, size, progress, on_row
+        assert settings.store_as is not None and settings.chunk is not None
+        self.rules_played, self.r, self.wanted, self.st, self.settings = rules_played, settings.store_as, wanted, st, settings
+        self.size, self.progress, self.on_row = settings.chunk, progress, on_row
         self.keep_rows = len(wanted) <= KEEP_ROWS
         self.t0 = time.perf_counter()
         self.started = time.time()  # rows stored from now on count as done whatever their verdict
         self.owner = owner_id()
         self.lease = (float(os.environ.get("CANFIELD_CLAIM_LEASE", "0"))
-                      or 60.0 + 3.0 * size * (settings.max_seconds or 600.0))
+                      or 60.0 + 3.0 * self.size * (settings.max_seconds or 600.0))
         self.mem: dict[int, StoredResult] = {}  # the rows, for a study without a store (or a small one)
         self.counts = verdict_counts()
         self.searched = self.reused = 0
@@ -426,9 +421,9 @@ class _Study:
         """``seeds`` claimed a chunk at a time and searched on the Dask cluster, in this process, or on the
         local worker processes."""
         chunks = self.claimed(_batched(iter(seeds), self.size))
-        workers = self.jobs or os.cpu_count() or 1
-        if self.scheduler:
-            _run_dask(self.scheduler, self.rules_played, chunks, self.settings, self.record)
+        workers = self.settings.jobs or os.cpu_count() or 1
+        if self.settings.scheduler:
+            _run_dask(self.settings.scheduler, self.rules_played, chunks, self.settings, self.record)
         elif workers == 1:
             _run_inline(self.rules_played, chunks, self.settings, self.record)
         else:
@@ -487,24 +482,23 @@ def _batched(it: Iterator[int], size: int) -> Iterator[list[int]]:
 def estimate_win_rate(
     rules: "str | Rules | GameKey",
     seeds: Iterable[int],
+    settings: StudySettings | None = None,
     *,
-    jobs: int | None = None,
-    max_seconds: float | None = 30.0,
     store: StoreOrPath = None,
-    scheduler: str | None = None,
     progress: ProgressFn | None = None,
-    **kwargs: Any,
+    **fields: "Unpack[SettingsFields]",
 ) -> WinRate:
-    """The win rate of ``rules`` over ``seeds``, with 95% Wilson intervals (see ``WinRate``).
+    """The win rate of ``rules`` over ``seeds``, with 95% Wilson intervals (see ``WinRate``): ``run_study``,
+    its settings a ``StudySettings`` or its fields as keywords (``jobs``, ``max_seconds``, ``max_nodes``,
+    ``scheduler``, ...).
 
     >>> estimate_win_rate("canfield", range(4), jobs=1, max_seconds=5).won  # doctest: +SKIP
     2
     """
-    return run_study(rules, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
-                     progress=progress, **kwargs)
+    return run_study(rules, seeds, settings_of(settings, fields), store=store, progress=progress)
 
 
-def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: ChunkSettings, record: Callable[[list[StoredResult]], None]) -> None:
+def _run_inline(rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: StudySettings, record: Callable[[list[StoredResult]], None]) -> None:
     """One worker: the deals searched in this process (no pool to start, so any script, stdin, ``python -c``
     or a notebook can run it), each recorded as it finishes. Ctrl-C stops the study: a deal it cut short is
     not recorded."""
@@ -569,7 +563,7 @@ def _pool_died(ex: ProcessPoolExecutor, restarts: int, unfinished: int) -> None:
           file=sys.stderr)
 
 
-def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: ChunkSettings,
+def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: StudySettings,
                record: Callable[[list[StoredResult]], None]) -> None:
     import multiprocessing as mp
 
@@ -624,7 +618,7 @@ def _run_local(jobs: int, rules: "Rules | GameKey", chunks: Iterable[list[int]],
             ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: ChunkSettings,
+def _run_dask(address: str, rules: "Rules | GameKey", chunks: Iterable[list[int]], settings: StudySettings,
               record: Callable[[list[StoredResult]], None]) -> None:
     try:
         from dask.distributed import Client, as_completed

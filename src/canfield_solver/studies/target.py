@@ -34,6 +34,7 @@ from typing import Callable
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
 from ..solver import Verdict
+from .settings import StudySettings
 from .stores import Store, StoreOrPath, store_at
 from .stores.sqlite import RulesKey
 from .study import Z95, ProgressFn, StudyError, WinRate, run_study, stored_rules
@@ -90,10 +91,27 @@ def _agresti(p: float, n: int) -> float:
     return (p * n + 2) / (n + 4)
 
 
-def plan(target: float, p: float, u: float, q: float, c1: float, c2: float, *, done_deals: int = 0,
-         done_followups: int = 0, z: float = Z95, floor: float = 0.0) -> Plan:
+@dataclass(frozen=True)
+class Figures:
+    """What a plan is made from (see the module): the win rate ``p``, the first pass's unknown share ``u``, the
+    follow-ups' win share ``q``, the core-seconds of a deal ``c1`` and of a follow-up ``c2``, what is done
+    (``done_deals``, ``done_followups``), and the half-width the sample's own unknowns keep (``floor``)."""
+
+    p: float
+    u: float
+    q: float
+    c1: float
+    c2: float
+    done_deals: int = 0
+    done_followups: int = 0
+    floor: float = 0.0
+
+
+def plan(target: float, figures: Figures, *, z: float = Z95) -> Plan:
     """The cheapest (deals, follow-ups) whose interval is ``target`` points wide each side (see the module).
     Shares and costs are measured ones; the answer never asks for less than is done."""
+    p, u, q, c1, c2 = figures.p, figures.u, figures.q, figures.c1, figures.c2
+    done_deals, done_followups, floor = figures.done_deals, figures.done_followups, figures.floor
     if not target > 0:
         raise CanfieldError(f"the target half-width must be a positive number of points, not {target!r}")
     c1, c2 = max(c1, 1e-6), max(c2, 1e-6)
@@ -197,34 +215,33 @@ def plan_from(m: Measured, target: float, estimate: float | None = None) -> Plan
         assumed.append("the follow-up win share (50%: no follow-up decided yet)")
     if m.unknown and not m.followups:
         assumed.append(f"the follow-up cost ({m.c2:g} core-s: no follow-up stored)")
-    return replace(plan(target, _agresti(p, n), u, q, m.c1, m.c2, done_deals=m.deals, done_followups=m.followups,
-                        floor=floor), assumed=tuple(assumed))
+    figures = Figures(_agresti(p, n), u, q, m.c1, m.c2, done_deals=m.deals, done_followups=m.followups, floor=floor)
+    return replace(plan(target, figures), assumed=tuple(assumed))
 
 
 ReportFn = Callable[[str], None]
 
 
+MAX_ROUNDS = 50  # rounds of measuring and planning again before a study to a target gives up
+
+
 def run_to_target(
     rules: "str | Rules",
     target: float,
+    settings: StudySettings,
     *,
     store: StoreOrPath,
-    max_seconds: float | None = 2.0,
-    followup_seconds: float | None = 300.0,
-    max_memory_mb: int | None = None,
-    jobs: int | None = None,
-    scheduler: str | None = None,
-    sample_seed: int = 0,
     pilot: int = PILOT_DEALS,
-    max_rounds: int = 50,
     say: ReportFn | None = None,
     progress: ProgressFn | None = None,
     followup_progress: ProgressFn | None = None,
 ) -> tuple[WinRate, Plan]:
     """Run a two-phase study of ``rules`` over seeds ``0..N-1`` until its 95% interval is at most ``target``
     points each side (see the module): the first pass's rows and the follow-ups resume from ``store`` (a
-    result store or a path, required). Returns the study's ``WinRate`` (with ``two_phase``) and the last plan.
-    Raises ``StudyError`` when the target cannot be reached by sampling (``Plan.reachable``)."""
+    result store or a path, required). ``settings``: the passes' limits, workers and the follow-ups' draw
+    (``StudySettings``; its ``followup`` count is the plan's, not read). Returns the study's ``WinRate``
+    (with ``two_phase``) and the last plan. Raises ``StudyError`` when the target cannot be reached by
+    sampling (``Plan.reachable``)."""
     if not target > 0:
         raise CanfieldError(f"the target half-width must be a positive number of points, not {target!r}")
     if store is None:
@@ -232,21 +249,20 @@ def run_to_target(
     r = get_rules(rules)
     kept = stored_rules(r)
     tell = say or (lambda _s: None)
+    seed = settings.followup_seed
     with store_at(store) as st:
         assert st is not None
         deals = max(pilot, stored_extent(st, kept))
         # a resumed study starts from the follow-ups it holds: its first round then re-searches nothing
-        held = recount(st, kept, [(0, deals)], sample_seed)
+        held = recount(st, kept, [(0, deals)], seed)
         followups = max(PILOT_FOLLOWUPS, held.sample_size if held else 0)
         last: Plan | None = None
-        for _ in range(max_rounds):
-            first = run_study(r, range(deals), jobs=jobs, max_seconds=max_seconds, store=st, scheduler=scheduler,
-                              max_memory_mb=max_memory_mb, progress=progress)
-            sample = min(followups, first.unknown)
-            tp = run_followup(r, range(deals), first, sample=sample, store=st, max_seconds=followup_seconds,
-                              max_memory_mb=max_memory_mb, jobs=jobs, scheduler=scheduler, sample_seed=sample_seed,
-                              progress=followup_progress, enough=lambda t: _within(half_width(t), target))
-            m = measure(st, kept, deals, sample_seed, 1 if scheduler else (jobs or os.cpu_count() or 1))
+        for _ in range(MAX_ROUNDS):
+            first = run_study(r, range(deals), settings, store=st, progress=progress)
+            this_round = settings.replace(followup=min(followups, first.unknown))
+            tp = run_followup(r, range(deals), first, this_round, store=st, progress=followup_progress,
+                              enough=lambda t: _within(half_width(t), target))
+            m = measure(st, kept, deals, seed, 1 if settings.scheduler else (settings.jobs or os.cpu_count() or 1))
             last = plan_from(m, target)
             hw = m.half_width
             tell(f"{deals:,} deals, {m.followups:,} follow-ups: half-width "
@@ -256,10 +272,10 @@ def run_to_target(
                 return replace(first, two_phase=m.two_phase or tp), last
             if not last.reachable:
                 raise StudyError(f"±{target:g} points cannot be reached by sampling: the {m.sample_unknown} of "
-                                 f"{m.followups} follow-ups left unknown at {followup_seconds:g} s keep the interval "
-                                 f"at least ±{last.floor:.2f} points wide; a longer --followup-seconds would help")
+                                 f"{m.followups} follow-ups left unknown at {settings.followup_seconds:g} s keep the "
+                                 f"interval at least ±{last.floor:.2f} points wide; a longer --followup-seconds would help")
             deals, followups = _next_round(last, deals, m.followups)
-        raise StudyError(f"the target was not reached in {max_rounds} rounds; {last}")
+        raise StudyError(f"the target was not reached in {MAX_ROUNDS} rounds; {last}")
 
 
 def _next_round(last: Plan, deals: int, followups: int) -> tuple[int, int]:
@@ -303,4 +319,4 @@ def planned(rules: "str | Rules", target: float, *, db: "str | os.PathLike[str] 
         return plan_from(measure(st, kept, deals, sample_seed, followup_threads or os.cpu_count() or 1), target)
 
 
-__all__ = ["Measured", "Plan", "measure", "plan", "plan_from", "planned", "run_to_target", "stored_extent"]
+__all__ = ["MAX_ROUNDS", "Figures", "Measured", "Plan", "measure", "plan", "plan_from", "planned", "run_to_target", "stored_extent"]

@@ -46,16 +46,22 @@ import os
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
 from ..games import GameKey
 from ..solver import Verdict
 from .seeds import SeedSet
-from .stores import Store, open_stored, store_at
+from .settings import StudySettings, settings_of
+from .stores import Store, StoreOrPath, open_stored, store_at
 from .stores.sqlite import RulesKey, StoredResult
 from .study import Z95, ProgressFn, WinRate, run_study, stored_rules, wilson_interval
+
+if TYPE_CHECKING:  # the keywords' type for checkers (PEP 692)
+    from typing_extensions import Unpack
+
+    from .settings import SettingsFields
 
 __all__ = ["FOLLOWUP_SUFFIX", "TwoPhase", "complete_prefix", "draw_sample", "followup_rules", "run_followup", "run_two_phase",
            "stored_two_phase", "two_phase_interval"]
@@ -228,22 +234,16 @@ def run_followup(
     rules: "str | Rules | GameKey",
     seeds: "SeedSet | range | Iterable[int]",
     first: WinRate,
+    settings: StudySettings,
     *,
-    sample: int,
     store: "Store | None" = None,
-    max_seconds: float | None = 300.0,
-    max_nodes: int | None = None,
-    max_memory_mb: int | None = None,
-    jobs: int | None = None,
-    scheduler: str | None = None,
     progress: ProgressFn | None = None,
-    numbering: str = "spec",
-    sample_seed: int = 0,
     enough: Callable[[TwoPhase], bool] | None = None,
 ) -> TwoPhase:
     """The follow-up pass of a study whose first pass is ``first`` (``run_study`` over the same ``rules``,
-    ``seeds`` and ``store``): ``sample`` of its unknown deals, drawn by ``draw_sample``, searched again at
-    these limits, and the two-phase estimate.
+    ``seeds`` and ``store``): ``settings.followup`` of its unknown deals, drawn by ``draw_sample`` with
+    ``settings.followup_seed``, searched again at the follow-up's limits (``StudySettings``), and the
+    two-phase estimate.
 
     Locally the sample's deals are searched one at a time with ``jobs`` threads each (default: the core
     count; the sample is small, its deals are the slow ones); on a Dask cluster (``scheduler``) one deal
@@ -255,23 +255,22 @@ def run_followup(
     estimate is over that prefix (``winrate --target`` stops at its target, not at the end of a round).
     """
     played: Rules | GameKey = rules if isinstance(rules, GameKey) else get_rules(rules)
-    kept = played if isinstance(played, GameKey) else stored_rules(played, numbering)
-    f = _Followup(kept, draw_sample(_unknown(store, kept, SeedSet.of(seeds), first), sample, sample_seed), first,
-                  progress)
+    kept = played if isinstance(played, GameKey) else stored_rules(played, settings.numbering)
+    chosen = draw_sample(_unknown(store, kept, SeedSet.of(seeds), first), settings.followup, settings.followup_seed)
+    f = _Followup(kept, chosen, first, progress)
     # In sampling order, a batch at a time, so that an interrupted follow-up leaves (nearly) a prefix of the
     # sample done: the part ``complete_prefix`` counts from the store alone.
-    batch = 1 if scheduler else 4
-    threads = 1 if scheduler else (jobs or os.cpu_count() or 1)
+    batch = 1 if settings.scheduler else 4
+    threads = 1 if settings.scheduler else (settings.jobs or os.cpu_count() or 1)
+    each = settings.followup_pass(threads=threads, store_as=followup_rules(kept))
     for i in range(0, len(f.chosen), batch):
-        fw = run_study(played, f.chosen[i:i + batch], jobs=1, max_seconds=max_seconds, max_nodes=max_nodes,
-                       max_memory_mb=max_memory_mb, store=store, scheduler=scheduler, progress=f.teller(i),
-                       numbering=numbering, store_as=followup_rules(kept), threads=threads, chunk=1)
+        fw = run_study(played, f.chosen[i:i + batch], each, store=store, progress=f.teller(i))
         f.add(fw)
         # Asked only after a batch that searched (a stop inside the reused part would search nothing new).
         if enough is not None and fw.searched and i + batch < len(f.chosen) and enough(f.estimate()):
             f.asked = len(f.rows)
             break
-    return f.result(max_seconds, max_nodes)
+    return f.result(settings.followup_seconds, settings.followup_nodes)
 
 
 def _unknown(store: "Store | None", kept: "Rules | GameKey", wanted: SeedSet, first: WinRate) -> list[int]:
@@ -361,28 +360,24 @@ def recount(st: "Store", kept: RulesKey, ranges: "Iterable[tuple[int, int]]", sa
 def run_two_phase(
     rules: "str | Rules",
     seeds: "SeedSet | range | Iterable[int]",
+    settings: StudySettings | None = None,
     *,
-    followup: int,
-    followup_seconds: float | None = 300.0,
-    followup_nodes: int | None = None,
-    followup_memory_mb: int | None = None,
-    sample_seed: int = 0,
+    store: StoreOrPath = None,
+    progress: ProgressFn | None = None,
     followup_progress: ProgressFn | None = None,
-    **study: Any,
+    **fields: "Unpack[SettingsFields]",
 ) -> WinRate:
-    """A two-phase study: ``run_study(rules, seeds, **study)`` (the first pass, at the study's limits), then
-    ``run_followup`` of ``followup`` of its unknowns at the follow-up limits; the first pass's ``WinRate``
-    with the estimate in ``two_phase``. Both passes resume from the store like any study.
+    """A two-phase study: ``run_study`` (the first pass, at the study's limits), then ``run_followup`` of
+    ``followup`` of its unknowns at the follow-up limits; the first pass's ``WinRate`` with the estimate in
+    ``two_phase``. Both passes resume from the store like any study.
 
-    ``study`` takes ``run_study``'s keywords (``jobs``, ``max_seconds``, ``store``, ``scheduler``, ...);
-    ``store`` may be a path, opened once for both passes.
+    ``settings``: a ``StudySettings``, or its fields as keywords (``max_seconds``, ``jobs``, ``followup``,
+    ``followup_seconds``, ...); ``store`` may be a path, opened once for both passes.
     """
     from dataclasses import replace
 
-    with store_at(study.pop("store", None)) as st:  # a path opened once for both passes
-        first = run_study(rules, seeds, store=st, **study)
-        tp = run_followup(rules, seeds, first, sample=followup, store=st, max_seconds=followup_seconds,
-                          max_nodes=followup_nodes, max_memory_mb=followup_memory_mb or study.get("max_memory_mb"),
-                          jobs=study.get("jobs"), scheduler=study.get("scheduler"), progress=followup_progress,
-                          numbering=study.get("numbering", "spec"), sample_seed=sample_seed)
+    s = settings_of(settings, fields)
+    with store_at(store) as st:  # a path opened once for both passes
+        first = run_study(rules, seeds, s, store=st, progress=progress)
+        tp = run_followup(rules, seeds, first, s, store=st, progress=followup_progress)
     return replace(first, two_phase=tp)

@@ -18,6 +18,7 @@ from ...pysolfc.install import (
     uninstall_plugin,
 )
 from ...studies.pick import DIFFICULTIES, pick_deals
+from ...studies.settings import StudySettings
 from .common import FINITE_SECONDS, Whole, cli
 
 _DIR = click.option("--dir", "plugin_dir", type=click.Path(file_okay=False), default=None,
@@ -82,8 +83,8 @@ def winnable(title: str, count: int, difficulty: str, start: int | None, max_sec
 
     first = start if start is not None else random.SystemRandom().randrange(10**16, 10**19)
     target = Path(path) if path else Path(plugin_dir or default_plugin_dir()) / WINNABLE_FILE
-    picker = pick_deals(PYSOLFC_RULES[title], difficulty=difficulty, count=count, first=first, numbering="pysolfc",
-                        jobs=jobs, max_seconds=max_seconds)
+    settings = StudySettings(max_seconds=max_seconds, jobs=jobs, numbering="pysolfc")
+    picker = pick_deals(PYSOLFC_RULES[title], settings, difficulty=difficulty, count=count, first=first)
     picks = []
 
     def found(row: Any) -> None:

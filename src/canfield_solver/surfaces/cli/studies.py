@@ -20,6 +20,7 @@ from ...processes import interrupts_held
 from ...studies.packs import PackFile, pack_entry, verify_pack
 from ...studies.pick import DIFFICULTIES, Picker
 from ...studies.seeds import SeedSet, parse_seeds
+from ...studies.settings import StudySettings
 from ...studies.stores import Store, open_result_store, open_to_write
 from ...studies.stores.parquet import export_parquet
 from ...studies.stores.sqlite import StoredResult
@@ -192,6 +193,11 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
         raise UserError("give --db FILE or --parquet-dir DIR, not both")
     if plan_only and target is None:
         raise UserError("--plan goes with --target POINTS")
+    settings = StudySettings(max_seconds=max_seconds, max_nodes=max_nodes, max_memory_mb=max_memory_mb, jobs=jobs,
+                             scheduler=scheduler, chunk=chunk, numbering=numbering, followup=followup,
+                             followup_seconds=followup_seconds, followup_nodes=followup_nodes,
+                             followup_memory_mb=followup_memory_mb, followup_seed=followup_seed)
+    saving = _Saving(db, parquet_dir)
     if target is not None:
         if isinstance(r, GameKey) or numbering != "spec":
             raise UserError("--target studies Canfield rules over SPEC seeds from 0")
@@ -199,54 +205,59 @@ def winrate(rules_name: str | None, rules_file: str | None, seeds_text: str, pys
             raise UserError("--target needs --db FILE or --parquet-dir DIR: it plans from what is stored")
         if max_seconds is None or followup_seconds is None:
             raise UserError("--target plans the cost of its passes: give finite --max-seconds and --followup-seconds")
-        return _to_target(r, target, plan_only, db, parquet_dir, max_seconds, followup_seconds, max_memory_mb,
-                          jobs, scheduler, followup_seed, pilot, as_json, quiet)
-    return _study(r, kept, seeds, numbering, jobs=jobs, max_seconds=max_seconds, max_nodes=max_nodes,
-                  max_memory_mb=max_memory_mb, db=db, parquet_dir=parquet_dir, scheduler=scheduler, chunk=chunk,
-                  followup=followup, followup_seconds=followup_seconds, followup_nodes=followup_nodes,
-                  followup_memory_mb=followup_memory_mb, followup_seed=followup_seed, as_json=as_json, quiet=quiet)
+        return _to_target(r, target, settings, saving, plan_only=plan_only, pilot=pilot, as_json=as_json, quiet=quiet)
+    return _study(r, kept, seeds, settings, saving, as_json=as_json, quiet=quiet)
 
 
-def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, numbering: str, *, jobs: int | None, max_seconds: float | None,
-           max_nodes: int | None, max_memory_mb: int, db: str | None, parquet_dir: str | None,
-           scheduler: str | None, chunk: int | None, followup: int, followup_seconds: float | None,
-           followup_nodes: int | None, followup_memory_mb: int | None, followup_seed: int, as_json: bool,
-           quiet: bool) -> int:
+@dataclasses.dataclass(frozen=True)
+class _Saving:
+    """Where ``winrate`` keeps its rows: a SQLite store (``--db``), a Parquet dataset (``--parquet-dir``), or
+    nowhere."""
+
+    db: str | None
+    parquet_dir: str | None
+
+    @property
+    def where(self) -> str | None:
+        return self.db or self.parquet_dir
+
+    def open(self) -> Store | None:
+        return open_to_write(self.db, self.parquet_dir) if self.where else None
+
+
+def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, settings: StudySettings, saving: _Saving, *,
+           as_json: bool, quiet: bool) -> int:
     """``winrate``'s study: the first pass over ``seeds`` (resumed from the store), the follow-up if asked,
     the result printed; Ctrl-C or SIGTERM says what is saved and how to resume."""
-    if scheduler is not None:  # before any store file is made
+    s = settings
+    if s.scheduler is not None:  # before any store file is made
         import importlib.util
 
         if importlib.util.find_spec("distributed") is None:
             raise UserError("--scheduler needs Dask: " + install_hint("dask"))
-    saved_in = db or parquet_dir
-    store: Store | None = open_to_write(db, parquet_dir) if saved_in else None
+    saved_in = saving.where
+    store = saving.open()
     bar = _StudyProgress(kept.name, enabled=not quiet)
-    if scheduler is None and not quiet:
+    if s.scheduler is None and not quiet:
         workers_compile_notice()
     stored_before = 0
     try:
         if store is not None:
-            stored_before = store.count_done(kept, max_seconds, seeds.ranges(), max_nodes=max_nodes)
+            stored_before = store.count_done(kept, s.max_seconds, seeds.ranges(), max_nodes=s.max_nodes)
             if stored_before and not quiet:
                 click.echo(f"{saved_in}: {stored_before:,} of {_n(len(seeds), 'deal')} already done; resuming", err=True)
-        wr = estimate_win_rate(r, seeds, jobs=jobs, max_seconds=max_seconds, store=store, scheduler=scheduler,
-                               progress=bar, max_nodes=max_nodes, max_memory_mb=max_memory_mb,
-                               numbering=numbering, chunk=chunk)
-        if followup:
+        wr = estimate_win_rate(r, seeds, s, store=store, progress=bar)
+        if s.followup:
             bar.close()
             bar = _StudyProgress(f"{kept.name} follow-up", enabled=not quiet)
-            tp = run_followup(r, seeds, wr, sample=followup, store=store, max_seconds=followup_seconds,
-                              max_nodes=followup_nodes, max_memory_mb=followup_memory_mb or max_memory_mb,
-                              jobs=jobs, scheduler=scheduler, progress=bar, numbering=numbering,
-                              sample_seed=followup_seed)
+            tp = run_followup(r, seeds, wr, s, store=store, progress=bar)
             wr = dataclasses.replace(wr, two_phase=tp)
     except KeyboardInterrupt as e:
         bar.close()
         saved = ""
         if store is not None:  # counted from the store itself, after its last write (Parquet: its flush)
             store.close()
-            now = _count_done(saved_in, parquet_dir, kept, max_seconds, seeds, max_nodes)
+            now = _count_done(saving, kept, s, seeds)
             saved = (f"; {_n(now - stored_before, 'deal')} finished in this run are saved in {saved_in} "
                      f"({now} of {len(seeds)} in all): run the same command again to resume")
         terminated = was_terminated(e)
@@ -256,7 +267,7 @@ def _study(r: "Rules | GameKey", kept: "Rules | GameKey", seeds: SeedSet, number
         bar.close()
         if store is not None:
             store.close()
-    _say_study(wr, max_seconds, max_nodes, as_json)
+    _say_study(wr, s.max_seconds, s.max_nodes, as_json)
     return 0
 
 
@@ -308,12 +319,14 @@ def _plan_before_the_first_deal(r: Rules, target: float, where: str, max_seconds
     return 0
 
 
-def _to_target(r: Rules, target: float, plan_only: bool, db: str | None, parquet_dir: str | None, max_seconds: float,
-               followup_seconds: float, max_memory_mb: int | None, jobs: int | None, scheduler: str | None,
-               sample_seed: int, pilot: int, as_json: bool, quiet: bool) -> int:
+def _to_target(r: Rules, target: float, settings: StudySettings, saving: _Saving, *, plan_only: bool, pilot: int,
+               as_json: bool, quiet: bool) -> int:
     """``winrate --target``: ``studies.target.run_to_target``, or with --plan the plan alone."""
     from ...studies.target import planned, run_to_target
 
+    db, parquet_dir, jobs, sample_seed = saving.db, saving.parquet_dir, settings.jobs, settings.followup_seed
+    assert settings.max_seconds is not None and settings.followup_seconds is not None  # said by winrate
+    max_seconds, followup_seconds = settings.max_seconds, settings.followup_seconds
     if plan_only:
         p = planned(r, target, db=db, parquet=parquet_dir, sample_seed=sample_seed, followup_threads=jobs)
         if p is None:
@@ -321,7 +334,8 @@ def _to_target(r: Rules, target: float, plan_only: bool, db: str | None, parquet
                                                jobs, as_json)
         click.echo(json.dumps({"plan": p.__dict__, "more_core_seconds": p.more_core_seconds}) if as_json else str(p))
         return 0
-    store: Store = open_to_write(db, parquet_dir)
+    store = saving.open()
+    assert store is not None  # said by winrate
     bar = _StudyProgress(r.name, enabled=not quiet)
     fbar = _StudyProgress(f"{r.name} follow-up", enabled=not quiet)
 
@@ -341,9 +355,8 @@ def _to_target(r: Rules, target: float, plan_only: bool, db: str | None, parquet
                    f"core{'' if cores == 1 else 's'}); "
                    f"then the plan from what it measured (Ctrl-C keeps every finished deal)", err=True)
     try:
-        wr, p = run_to_target(r, target, store=store, max_seconds=max_seconds, followup_seconds=followup_seconds,
-                              max_memory_mb=max_memory_mb, jobs=jobs, scheduler=scheduler, sample_seed=sample_seed,
-                              pilot=pilot, say=say, progress=bar, followup_progress=fbar)
+        wr, p = run_to_target(r, target, settings, store=store, pilot=pilot, say=say, progress=bar,
+                              followup_progress=fbar)
     except KeyboardInterrupt as e:
         bar.close()
         fbar.close()
@@ -368,16 +381,15 @@ def _to_target(r: Rules, target: float, plan_only: bool, db: str | None, parquet
     return 0
 
 
-def _count_done(db: str | None, parquet_dir: str | None, kept: "Rules | GameKey", max_seconds: float | None,
-                seeds: SeedSet, max_nodes: int | None) -> int:
-    """The first pass's deals done in the store at ``db`` or ``parquet_dir`` (read anew: after a close)."""
+def _count_done(saving: _Saving, kept: "Rules | GameKey", settings: StudySettings, seeds: SeedSet) -> int:
+    """The first pass's deals done in the store ``saving`` names (read anew: after a close)."""
     from ...studies.stores import open_stored
 
-    st = open_stored(db if parquet_dir is None else None, parquet_dir)
+    st = open_stored(saving.db if saving.parquet_dir is None else None, saving.parquet_dir)
     if st is None:
         return 0
     try:
-        return st.count_done(kept, max_seconds, seeds.ranges(), max_nodes=max_nodes)
+        return st.count_done(kept, settings.max_seconds, seeds.ranges(), max_nodes=settings.max_nodes)
     finally:
         st.close()
 
@@ -548,8 +560,8 @@ def pick(rules_name: str | None, rules_file: str | None, difficulty: str, count:
     numbering = "pysolfc" if pysolfc is not None else "spec"
     first = pysolfc if pysolfc is not None else (start or 0)
     r = resolve_rules(rules_name, rules_file, fallback="pysolfc-canfield" if pysolfc is not None else None)
-    picker = Picker(r, difficulty=difficulty, count=count, first=first, numbering=numbering,
-                    max_candidates=max_candidates, jobs=jobs, max_seconds=max_seconds)
+    settings = StudySettings(max_seconds=max_seconds, jobs=jobs, numbering=numbering)
+    picker = Picker(r, settings, difficulty=difficulty, count=count, first=first, max_candidates=max_candidates)
     picked: list[StoredResult] = []
     picker.store = open_result_store(db) if db else None
     bar = _PickProgress(count, difficulty, first)
