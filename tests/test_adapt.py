@@ -70,7 +70,7 @@ def test_a_node_limit_ends_it_unknown_with_a_real_best_line():
     deal = Deal.from_seed(610017, get_rules("rainbow"))  # lost: the exact search proves it
     o = adapt.policy(Position(deal), Limits(nodes=200_000))
     assert not o.won and o.limit is Limit.NODES and o.solution == []
-    assert 200_000 <= o.steps < 200_000 + 2_000  # it stops between two playouts
+    assert 200_000 <= o.nodes < 200_000 + 2_000  # it stops between two playouts
     chk = replay(deal, o.decode(o.best_path), strict=False)
     assert chk.legal and chk.position.score == o.best_score
 
@@ -142,7 +142,7 @@ def test_a_start_without_moves_ends_at_once():
     start = Position(Deal.from_seed(28, rules))
     assert start.legal_moves() == ["draw"]
     o = adapt.policy(start, Limits(nodes=50_000))
-    assert (o.won, o.limit, o.steps) == (False, None, 0)
+    assert (o.won, o.limit, o.nodes) == (False, None, 0)
 
 
 @needs_jit

@@ -45,7 +45,7 @@ def test_the_solver_runs_it_where_gaps_wait_and_replays_its_win():
 def test_a_node_limit_ends_it_unknown():
     deal = Deal.from_seed(810020, SUPERIOR)
     o = beam.beam(Position(deal), Limits(nodes=5_000))
-    assert not o.won and o.limit is Limit.NODES and o.solution == [] and 5_000 <= o.steps < 40_000
+    assert not o.won and o.limit is Limit.NODES and o.solution == [] and 5_000 <= o.nodes < 40_000
     assert solve(deal, max_nodes=150_000).verdict is Verdict.UNKNOWN  # probe 100,000, the beam short of its win
 
 

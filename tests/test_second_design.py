@@ -83,7 +83,8 @@ def _prove_counts(monkeypatch: pytest.MonkeyPatch | None = None):
         except RuntimeError:
             assume(False)
         p = ranks.prove(Position(deal), Limits(memory_mb=64))
-        assert p.ended in ("won", "exhausted") and not p.truncated
+        assert p.ended in ("won", "exhausted") and not p.stats["cut"]  # no line cut at the depth cap
+        assert p.proved_lost == (p.ended == "exhausted")  # an abstract win proves nothing
         if truth:
             seen["won"] += 1
             assert p.ended == "won", (name, shape, seed, "a won deal's abstract game was exhausted")
@@ -117,8 +118,10 @@ def test_without_its_swap_moves_the_game_over_classes_calls_won_deals_lost(name,
     can fail."""
     deal = _deal(name, (5, 2, 2), seed)
     assert exhaustive_winnable(deal, max_states=20_000)
-    assert ranks.find(Position(deal), Limits(memory_mb=64)).ended == "exhausted"
-    assert ranks.prove(Position(deal), Limits(memory_mb=64)).ended == "won"
+    found = ranks.find(Position(deal), Limits(memory_mb=64))
+    assert found.ended == "exhausted" and not found.proved_lost  # the phases' one Outcome: no loss read into it
+    proved = ranks.prove(Position(deal), Limits(memory_mb=64))
+    assert proved.ended == "won" and not proved.won and not proved.proved_lost
 
 
 @needs_jit
@@ -150,7 +153,8 @@ def test_playouts_from_a_start_without_moves_end_at_once():
     assert start.legal_moves() == ["draw"]
     for o in (playout.greedy(start, Limits(deadline=Deadline(30), nodes=50_000)),
               playout.nested(start, Limits(deadline=Deadline(30), nodes=50_000))):
-        assert (o.won, o.limit, o.steps) == (False, None, 0)
+        assert (o.won, o.limit, o.nodes) == (False, None, 0)
+        assert o.ended == "rounds" and not o.proved_lost  # a lost deal, but playouts never prove it
 
 
 @needs_jit
@@ -158,7 +162,7 @@ def test_the_same_seed_plays_the_same_nested_searches():
     start = Position(Deal.from_seed(1003, get_rules("rainbow")))
     a = playout.nested(start, Limits(nodes=300_000), seed=7)
     b = playout.nested(start, Limits(nodes=300_000), seed=7)
-    assert (a.steps, a.rounds, a.best_score, a.best_path) == (b.steps, b.rounds, b.best_score, b.best_path)
+    assert (a.nodes, a.stats, a.best_score, a.best_path) == (b.nodes, b.stats, b.best_score, b.best_path)
 
 
 def _safe(rules: Rules, card: int, heights: list[int], base: int) -> bool:

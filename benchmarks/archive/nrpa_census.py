@@ -26,9 +26,9 @@ def run(deal: Deal, level: int, iterations: int, beta: float, steps: int, seed: 
     o = adapt.policy(Position(deal), Limits(nodes=steps), seed=seed, level=level, iterations=iterations, beta=beta)
     if o.won:
         ok = replay(deal, o.decode(o.solution)).position.is_won()
-        return (f"won in {len(o.solution)} moves{'' if ok else ' (DID NOT REPLAY)'}, {o.steps:,} steps, "
-                f"{o.playouts:,} playouts, {o.seconds:.2f} s")
-    return f"not won: best {o.best_score} home, {o.steps:,} steps, {o.playouts:,} playouts, {o.rounds} searches, {o.seconds:.2f} s"
+        return (f"won in {len(o.solution)} moves{'' if ok else ' (DID NOT REPLAY)'}, {o.nodes:,} steps, "
+                f"{o.positions:,} playouts, {o.seconds:.2f} s")
+    return f"not won: best {o.best_score} home, {o.nodes:,} steps, {o.positions:,} playouts, {o.stats['rounds']} searches, {o.seconds:.2f} s"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -42,7 +42,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from ..budget import Deadline, check_limits
 from ..engine.deal import Deal
@@ -50,6 +50,9 @@ from ..engine.position import Position
 from ..engine.rules import Rules, get_rules
 from ..errors import CanfieldError
 from ..solver import DEFAULT_MEMORY_MB, SolveResult, Verdict, solve
+
+if TYPE_CHECKING:  # the keywords' type for checkers (PEP 692)
+    from typing_extensions import Unpack
 
 __all__ = ["Analysis", "RATINGS", "analyze", "greedy_play", "random_play", "rate"]
 
@@ -275,17 +278,27 @@ def _players(start: Position, playouts: int, playout_seed: int, deadline: Deadli
     return _Players(greedy_play(start), games)
 
 
+class Measures(TypedDict, total=False):
+    """The measures behind the rating, as ``analyze``'s keywords: each probe's node limit, the random games
+    played, and their generator's seed (defaults in ``MEASURES``)."""
+
+    probe_nodes: int
+    playouts: int
+    playout_seed: int
+
+
+MEASURES: Measures = {"probe_nodes": 20_000, "playouts": 50, "playout_seed": 0}
+
+
 def analyze(
     seed_or_deal: "int | Deal",
     rules: "str | Rules | None" = None,
     *,
     max_seconds: float | None = 30.0,
     max_nodes: int | None = None,
-    probe_nodes: int = 20_000,
-    playouts: int = 50,
-    playout_seed: int = 0,
     max_memory_mb: int | None = None,
     progress: Callable[..., None] | None = None,
+    **measures: "Unpack[Measures]",
 ) -> Analysis:
     """Measure how hard a deal is (see the module docstring for every metric and the rating).
 
@@ -296,8 +309,15 @@ def analyze(
     bounds the main search, ``probe_nodes`` each of those searches;
     ``playouts`` random games are played with ``random.Random(playout_seed)``, as many of them as
     ``max_seconds`` leaves time for (``Analysis.playouts`` says how many were played);
-    ``progress`` is called as :func:`canfield_solver.solve` calls it, during the main search.
+    ``progress`` is called as :func:`canfield_solver.solve` calls it, during the main search. The measures
+    are keywords (``Measures``: ``probe_nodes=20_000``, ``playouts=50``, ``playout_seed=0`` by default).
     """
+    unknown = sorted(set(measures) - set(MEASURES))
+    if unknown:
+        raise TypeError(f"analyze() got an unexpected keyword argument {unknown[0]!r}")
+    probe_nodes = measures.get("probe_nodes", MEASURES["probe_nodes"])
+    playouts = measures.get("playouts", MEASURES["playouts"])
+    playout_seed = measures.get("playout_seed", MEASURES["playout_seed"])
     _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
     deal = _the_deal(seed_or_deal, rules)
     t0 = time.perf_counter()

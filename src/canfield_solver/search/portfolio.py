@@ -30,17 +30,13 @@ import functools
 import os
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from .. import compiles
 from ..budget import Limit, Limits, tell_event
 from ..engine.position import Position
 from . import kernel_load
 from .outcome import Outcome
-
-if TYPE_CHECKING:
-    from .playout import PlayoutOutcome
-    from .ranks import ClassOutcome
 
 MIN_SECONDS = 0.01    # a phase given less time than this is not run
 # The phases' compiles (``compiles.NAMES``), one each, in the order a background compile takes them: the
@@ -198,12 +194,12 @@ class Phases:
         now = self.limits.spent(self.spent).seconds
         return now is None or now >= seconds
 
-    def played(self, phase: str, who: str, w: PlayoutOutcome) -> Outcome | None:
+    def played(self, phase: str, who: str, w: Outcome) -> Outcome | None:
         """A search by playouts ended: its line in ``phases``, its best line kept when it went further than the
         best so far; the Outcome when it won (or an interrupt ended it), else None."""
-        self.spent += w.steps
-        self.phases.append({"phase": phase, "ended": "won" if w.won else str(w.limit or "rounds"),
-                            "nodes": w.steps, "rounds": w.rounds, "seconds": round(w.seconds, 4)})
+        self.spent += w.nodes
+        self.phases.append({"phase": phase, "ended": w.ended, "nodes": w.nodes, "rounds": w.stats["rounds"],
+                            "seconds": round(w.seconds, 4)})
         if self.best is None or w.best_score > self.best[0]:
             self.best = (w.best_score, w.best_path, w.decode)
         if w.won:
@@ -214,28 +210,28 @@ class Phases:
             return self.outcome(False, Limit.INTERRUPTED, [])
         return None
 
-    def losses(self, p: "ClassOutcome") -> Outcome | None:
+    def losses(self, p: Outcome) -> Outcome | None:
         """The abstract game over ranks ended: the Outcome when it proved the deal lost (or an interrupt ended
         it), else None (won abstractly, or stopped by its share: ``abstract_win``, ``abstract_unfinished``)."""
         self.spent += p.nodes
-        self.phases.append({"phase": "prove", "ended": "lost" if p.proved_lost else p.ended if p.limit is None
-                            else str(p.limit), "nodes": p.nodes, "rows": p.rows, "seconds": round(p.seconds, 4)})
+        self.phases.append({"phase": "prove", "ended": "lost" if p.proved_lost else p.ended, "nodes": p.nodes,
+                            "rows": p.positions, "seconds": round(p.seconds, 4)})
         if p.proved_lost:
             tell_event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
-                   f"the game over ranks is lost: the deal is lost ({p.rows:,} positions, {p.seconds:.2f} s)")
-            return self.outcome(False, None, [], positions=p.rows, decode=p.decode)
+                       f"the game over ranks is lost: the deal is lost ({p.positions:,} positions, {p.seconds:.2f} s)")
+            return self.outcome(False, None, [], positions=p.positions, decode=p.decode)
         if p.limit is Limit.INTERRUPTED:
             return self.outcome(False, Limit.INTERRUPTED, [], decode=p.decode)
         self.abstract_win = p.ended == "won"
         self.abstract_unfinished = p.limit is not None
         return None
 
-    def find(self, f: "ClassOutcome") -> Outcome | None:
+    def find(self, f: Outcome) -> Outcome | None:
         """The real moves under the class key (the published solver's streamliner, ``ranks.find``) ended: the
         Outcome when they won (or an interrupt ended them)."""
         self.spent += f.nodes
-        self.phases.append({"phase": "find", "ended": f.ended if f.limit is None else str(f.limit),
-                            "nodes": f.nodes, "rows": f.rows, "seconds": round(f.seconds, 4)})
+        self.phases.append({"phase": "find", "ended": f.ended, "nodes": f.nodes, "rows": f.positions,
+                            "seconds": round(f.seconds, 4)})
         if f.won:
             tell_event(self.limits.progress, self.spent, time.perf_counter() - self.t0,
                    f"the search under a key of ranks won in {f.seconds:.2f} s")

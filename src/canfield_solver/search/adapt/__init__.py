@@ -1,5 +1,5 @@
 """Searches for wins by nested rollout policy adaptation (``adapt.kernel``) under the usual limits: ``policy``
-returns a ``PlayoutOutcome`` (as the nested searches do): a win's moves are the kernel's move codes, which
+returns an ``Outcome`` (as the nested searches do): a win's moves are the kernel's move codes, which
 the solver decodes and replays as it does every line, and the best line any playout played, a real line
 too. A loss proves nothing."""
 
@@ -13,7 +13,8 @@ from ...budget import Limits, Pace, Step, drive
 from ...engine.position import Position
 from .. import codec as C
 from ..arrays import LoneSearch, decode
-from ..playout import PlayoutOutcome
+from ..outcome import Outcome
+from ..playout import ended_search
 from . import kernel as AK
 
 __all__ = ["policy", "ENTRY_POINTS", "LEVEL", "ITERATIONS", "ALPHA", "BETA"]
@@ -36,7 +37,7 @@ def policy_arrays(level: int, depth: int, width: int) -> AK.PolicyArrays:
 
 
 def policy(start: Position, limits: Limits, seed: int = 1, level: int = LEVEL, iterations: int = ITERATIONS,
-           beta: float = BETA) -> PlayoutOutcome:
+           beta: float = BETA) -> Outcome:
     """Searches of ``level`` from ``start`` until one wins or a limit (steps as nodes, seconds, Ctrl-C) stops
     them; ``seed`` starts the random generator (the same seed and node limit: the same playouts, however the
     driver cuts its calls). ``rounds`` in the outcome counts the searches started."""
@@ -72,7 +73,6 @@ def policy(start: Position, limits: Limits, seed: int = 1, level: int = LEVEL, i
         n = int(stats[AK.A_BEST_LEN])
         best_score = int(stats[AK.A_BEST]) // 64 if n else start.score
         best_path = [int(m) & C.MOVE_BITS for m in pa.best_line[:n]]
-    return PlayoutOutcome(won=won[0], limit=None if won[0] else limit, solution=solution, best_score=best_score,
-                          best_path=best_path, playouts=int(stats[AK.A_PLAYOUTS]), rounds=int(stats[AK.A_SEARCHES]),
-                          steps=int(stats[AK.A_STEPS]), seconds=time.perf_counter() - t0,
-                          decode=lambda path: decode(prob, start, path))
+    return ended_search(start, won[0], limit, solution, best=(best_score, best_path), counts=(
+        int(stats[AK.A_STEPS]), int(stats[AK.A_PLAYOUTS]), int(stats[AK.A_SEARCHES])), t0=t0,
+        decode=lambda path: decode(prob, start, path))

@@ -1,6 +1,6 @@
 """Beam searches for wins (``beam.kernel``) under the usual limits: ``beam`` runs searches of widening beams
 (``FIRST_WIDTH``, then each ``GROWTH`` times the last while the memory cap and ``MAX_WIDTH`` allow, then as
-wide again, ``SEARCHES`` at most) until one wins or a limit stops them, and returns a ``PlayoutOutcome`` as
+wide again, ``SEARCHES`` at most) until one wins or a limit stops them, and returns an ``Outcome`` as
 the playouts do: a win's moves are the kernel's move codes, which the solver decodes and replays as it does
 every line. An emptied beam proves nothing."""
 
@@ -14,7 +14,8 @@ from ...budget import Limits, Pace, Step, drive
 from ...engine.position import Position
 from .. import codec as C
 from ..arrays import LoneSearch, decode
-from ..playout import PlayoutOutcome
+from ..outcome import Outcome
+from ..playout import ended_search
 from . import kernel as BK
 
 __all__ = ["beam", "ENTRY_POINTS", "FIRST_WIDTH", "LAYERS"]
@@ -67,7 +68,7 @@ class _Beam:
 
 
 def beam(start: Position, limits: Limits, seed: int = 1, first_width: int = FIRST_WIDTH,
-         weights: tuple[int, int, int, int] = WEIGHTS) -> PlayoutOutcome:
+         weights: tuple[int, int, int, int] = WEIGHTS) -> Outcome:
     """Beam searches from ``start``, each ``GROWTH`` times wider than the last while the memory cap allows and
     then as wide with other tie-breaks, until one wins, ``SEARCHES`` have run, or a limit (children made as
     nodes, seconds, Ctrl-C) stops them; ``seed`` starts the tie-breaks, ``weights`` weigh a position
@@ -115,8 +116,6 @@ def beam(start: Position, limits: Limits, seed: int = 1, first_width: int = FIRS
     # between calls, and a child at 16,384 wide costs several times one at 64 (its tables miss the caches).
     limit = drive(call, lambda: int(stats[BK.B_STEPS]), limits, Pace(1 << 12, max_chunk=1 << 15, t0=t0))
     solution = [int(m) & C.MOVE_BITS for m in bw.line[:int(stats[BK.B_WON_LEN])]] if won[0] else []
-    best = 4 * start.rules.ranks if won[0] else start.score
-    return PlayoutOutcome(won=won[0], limit=None if won[0] else limit, solution=solution, best_score=best,
-                          best_path=solution, playouts=int(stats[BK.B_KEPT]), rounds=int(stats[BK.B_SEARCHES]),
-                          steps=int(stats[BK.B_STEPS]), seconds=time.perf_counter() - t0,
-                          decode=lambda path: decode(prob, start, path))
+    return ended_search(start, won[0], limit, solution, best=(start.score, []), counts=(
+        int(stats[BK.B_STEPS]), int(stats[BK.B_KEPT]), int(stats[BK.B_SEARCHES])), t0=t0,
+        decode=lambda path: decode(prob, start, path))

@@ -1,45 +1,31 @@
 """Searches for wins by playing games out (``playout.kernel``) under the usual limits: greedy random playouts
 (``level`` 0) or nested Monte Carlo searches of level 1 (``level`` 1, the one the solver runs). ``run``
-returns a ``PlayoutOutcome``: a win's moves are the kernel's move codes, which the solver decodes and replays
-as it does every line, and the best line any search followed, a real line too. A loss proves nothing."""
+returns an ``Outcome``: a win's moves are the kernel's move codes, which the solver decodes and replays
+as it does every line, and the best line any search followed, a real line too. A loss proves nothing
+(``truncated``)."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import numpy as np
 
-from ...budget import Limit, Limits, Pace, Step, drive
+from ...budget import Limits, Pace, Step, drive
 from ...engine.position import Position
 from .. import codec as C
 from ..arrays import LoneSearch, decode
+from ..outcome import Outcome
 from . import kernel as PK
 
-__all__ = ["PlayoutOutcome", "greedy", "nested", "ENTRY_POINTS"]
+if TYPE_CHECKING:
+    from ...budget import Limit
+
+__all__ = ["greedy", "nested", "ended_search", "ENTRY_POINTS"]
 
 VISIT_ROWS = 1 << 12  # the positions of one playout or line (a few hundred at most)
 STEPS_PER_PLAYOUT = 200  # level 0: a call plays about budget / this many playouts
 ENTRY_POINTS = (PK.nested,)  # what the solver runs (level 0 is for measurements)
-
-
-@dataclass
-class PlayoutOutcome:
-    """How the searches ended: ``won`` with ``solution`` (kernel move codes), or a ``limit`` (``None`` when
-    ``max_rounds`` ended them, or when the start has no move the kernel plays: every later playout would play
-    nothing too). ``best_path`` reaches ``best_score`` cards home (the best line followed)."""
-
-    won: bool
-    limit: Limit | None
-    solution: list[int]
-    best_score: int
-    best_path: list[int]
-    playouts: int
-    rounds: int
-    steps: int
-    seconds: float
-    decode: Callable[[list[int]], list[str]]
 
 
 class _Playing(NamedTuple):
@@ -48,20 +34,20 @@ class _Playing(NamedTuple):
     seed: int                # starts the random generator
 
 
-def nested(start: Position, limits: Limits, rounds: int | None = None, seed: int = 1) -> PlayoutOutcome:
+def nested(start: Position, limits: Limits, rounds: int | None = None, seed: int = 1) -> Outcome:
     """Nested Monte Carlo searches of level 1 from ``start`` until one wins, ``rounds`` of them have run, or a
     limit (steps as nodes, seconds, Ctrl-C) stops them; ``seed`` starts the random generator (the same seed
     and limits in nodes, the same searches)."""
     return _run(start, limits, _Playing(1, rounds, seed))
 
 
-def greedy(start: Position, limits: Limits, seed: int = 1) -> PlayoutOutcome:
+def greedy(start: Position, limits: Limits, seed: int = 1) -> Outcome:
     """Greedy random playouts from ``start`` until one wins or a limit stops them (a measurement tool:
     benchmarks/archive/second_design_census.py; the solver runs ``nested``)."""
     return _run(start, limits, _Playing(0, None, seed))
 
 
-def _run(start: Position, limits: Limits, how: _Playing) -> PlayoutOutcome:
+def _run(start: Position, limits: Limits, how: _Playing) -> Outcome:
     level, max_rounds, seed = how
     t0 = time.perf_counter()
     prob = LoneSearch(start)
@@ -96,8 +82,20 @@ def _run(start: Position, limits: Limits, how: _Playing) -> PlayoutOutcome:
     if won[0]:
         won_line = line if level == 0 else best_line
         solution = [int(won_line[k]) & C.MOVE_BITS for k in range(int(stats[PK.Y_WON_LEN]))]
-    return PlayoutOutcome(won=won[0], limit=None if won[0] else limit, solution=solution,
-                          best_score=4 * start.rules.ranks if won[0] else best[0],
-                          best_path=solution if won[0] else best[1], playouts=int(stats[PK.Y_PLAYOUTS]),
-                          rounds=int(stats[PK.Y_ROUNDS]), steps=int(stats[PK.Y_STEPS]),
-                          seconds=time.perf_counter() - t0, decode=lambda path: decode(prob, start, path))
+    return ended_search(start, won[0], limit, solution, best=(best[0], best[1]), counts=(
+        int(stats[PK.Y_STEPS]), int(stats[PK.Y_PLAYOUTS]), int(stats[PK.Y_ROUNDS])), t0=t0,
+        decode=lambda path: decode(prob, start, path))
+
+
+def ended_search(start: Position, won: bool, limit: "Limit | None", solution: list[int], *, best: tuple[int, list[int]],
+                 counts: tuple[int, int, int], t0: float, decode: "Callable[[list[int]], list[str]]") -> Outcome:
+    """The ``Outcome`` of a search for wins that proves nothing when it ends without one (these playouts, the
+    policy adaptation, the beam searches): ``truncated`` unless won, a win's line as its best; ``best`` the
+    best line followed otherwise (score, move codes); ``counts`` its steps (as nodes), playouts (or positions
+    kept) and searches (``stats["rounds"]``)."""
+    steps, held, rounds = counts
+    score, path = (4 * start.rules.ranks, solution) if won else best
+    return Outcome(won=won, limit=None if won else limit, truncated=not won, solution=solution, best_score=score,
+                   best_path=path, nodes=steps, max_depth=len(path), positions=held,
+                   seconds=time.perf_counter() - t0, decode=decode,
+                   stats={"rounds": rounds, "ended": "won" if won else "rounds"})

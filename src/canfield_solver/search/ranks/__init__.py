@@ -1,6 +1,8 @@
 """The search over card classes: wins the exact search walks past (``find``), losses proved over ranks
-(``prove``). Both run ``ranks.kernel.search`` under the usual limits and return a ``ClassOutcome``; the
-solver decides what a verdict may rest on (a ``find`` win, replayed; a ``prove`` exhaustion).
+(``prove``). Both run ``ranks.kernel.search`` under the usual limits and return an ``Outcome``; the
+solver decides what a verdict may rest on (a ``find`` win, replayed; a ``prove`` exhaustion, its
+``proved_lost``). ``stats["ended"]`` says how a search that proves nothing ended: ``find`` exhausted (the
+real moves under a key of ranks are a part of the game's), ``prove`` won (an abstract win).
 
 A card's class is what the building rule reads of it (``classes``): its rank where any suit builds, its
 rank and colour where colours alternate. Where cards build in suit every class holds one card, and where
@@ -11,19 +13,18 @@ a part of a column moves only when it frees a card for its foundation a move rea
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
-from ...budget import Limit, Limits, Pace, Step, drive
+from ...budget import Limits, Pace, Step, drive
 from ...engine.position import Position
 from ...engine.rules import Rules
 from .. import codec as C
 from ..arrays import ROW_SECONDS, LoneSearch, decode
+from ..outcome import Outcome
 from . import kernel as RK
 
-__all__ = ["ClassOutcome", "classes", "find", "prove", "usable", "FIND", "PROVE", "ENTRY_POINTS"]
+__all__ = ["classes", "find", "prove", "usable", "FIND", "PROVE", "ENTRY_POINTS"]
 
 FIND, PROVE = RK.FIND, RK.PROVE
 ENTRY_POINTS = (RK.search, RK.rehash)
@@ -53,37 +54,7 @@ def usable(r: Rules) -> bool:
     return classes(r) is not None
 
 
-@dataclass
-class ClassOutcome:
-    """How a search over classes ended.
-
-    ended
-        ``"won"`` (FIND: ``solution`` wins; PROVE: an abstract win, which proves nothing), ``"exhausted"``
-        (PROVE: the deal is lost, unless ``truncated``; FIND: nothing), or ``"limit"`` (``limit`` says which).
-    """
-
-    mode: int
-    ended: str
-    limit: Limit | None
-    truncated: bool
-    solution: list[int]
-    nodes: int
-    rows: int
-    best_score: int
-    seconds: float
-    decode: Callable[[list[int]], list[str]]
-    stats: dict = field(default_factory=dict)
-
-    @property
-    def proved_lost(self) -> bool:
-        return self.mode == PROVE and self.ended == "exhausted" and not self.truncated
-
-    @property
-    def won(self) -> bool:
-        return self.mode == FIND and self.ended == "won"
-
-
-def _run(start: Position, mode: int, limits: Limits) -> ClassOutcome:
+def _run(start: Position, mode: int, limits: Limits) -> Outcome:
     t0 = time.perf_counter()
     found = classes(start.rules)
     if found is None:
@@ -122,11 +93,14 @@ def _run(start: Position, mode: int, limits: Limits) -> ClassOutcome:
     ended = "limit" if limit is not None else ("won" if status == C.SOLVED else "exhausted")
     solution = ([int(moves[k, prob.midx[k] - 1]) & C.MOVE_BITS for k in range(int(stats[RK.R_SOLVED_DEPTH]))]
                 if ended == "won" and mode == FIND else [])
-    return ClassOutcome(mode=mode, ended=ended, limit=limit, truncated=bool(stats[RK.R_TRUNCATED]),
-                        solution=solution, nodes=int(stats[RK.R_NODES]), rows=int(stats[RK.R_ROWS]),
-                        best_score=int(stats[RK.R_BEST]), seconds=time.perf_counter() - t0,
-                        decode=lambda path: decode(prob, start, path),
-                        stats={"class_rows": int(stats[RK.R_ROWS]), "class_max_depth": int(stats[RK.R_MAXDEPTH])})
+    won = mode == FIND and ended == "won"
+    proof = mode == PROVE and ended == "exhausted"  # the only end that proves something: the deal lost
+    return Outcome(won=won, limit=limit, truncated=bool(stats[RK.R_TRUNCATED]) or not (won or proof or limit is not None),
+                   solution=solution, best_score=int(stats[RK.R_BEST]), best_path=[], nodes=int(stats[RK.R_NODES]),
+                   max_depth=int(stats[RK.R_MAXDEPTH]), positions=int(stats[RK.R_ROWS]),
+                   seconds=time.perf_counter() - t0, decode=lambda path: decode(prob, start, path),
+                   stats={"ended": ended, "cut": bool(stats[RK.R_TRUNCATED]), "class_rows": int(stats[RK.R_ROWS]),
+                          "class_max_depth": int(stats[RK.R_MAXDEPTH])})
 
 
 def warm_up_rehash() -> None:
@@ -136,12 +110,12 @@ def warm_up_rehash() -> None:
               np.zeros(RK.NRSTATS, np.int64))
 
 
-def find(start: Position, limits: Limits) -> ClassOutcome:
+def find(start: Position, limits: Limits) -> Outcome:
     """Real moves under the class key until a win, exhaustion (which proves nothing) or a limit."""
     return _run(start, FIND, limits)
 
 
-def prove(start: Position, limits: Limits) -> ClassOutcome:
+def prove(start: Position, limits: Limits) -> Outcome:
     """The abstract game over classes until it is exhausted (the deal is lost), won (nothing proved) or a
     limit stops it."""
     return _run(start, PROVE, limits)
