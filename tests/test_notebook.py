@@ -30,9 +30,12 @@ def test_difficulty_notebook_executes(monkeypatch):
     assert len(figure_cells) == 3
     for c in figure_cells:
         assert any("image/png" in o.get("data", {}) for o in c.outputs), c.source[:60]
-    # The replay pages render inline.
+    # The replay pages render inline: two games shown, and a position drawn as the last value of a cell.
     pages = [o for o in outputs if "<iframe" in o.get("data", {}).get("text/html", "")]
-    assert len(pages) == 2
+    assert len(pages) == 3
+    # Values print as what a person needs (a deal as the call that makes it again).
+    assert "Deal.from_seed(2, 'canfield')" in text and "SolveResult('solved'" in text
+    assert "12 moves made" in text
 
 
 def test_committed_notebook_shows_its_outputs():
