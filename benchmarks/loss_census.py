@@ -14,6 +14,9 @@ position, the reserve count and the redeals used in the lowest bits) and splits 
   tableau and how the columns are arranged.
 
 So rows = progress states × talon states a progress × tableau arrangements a (progress, talon) state.
+It also counts the rows left when the waste position and the redeals used are taken out: positions alike
+but for how far the talon has been dealt, of which the one dealt least reaches the others by draws and
+redeals alone.
 A detector that reads only progress and talon (a trap in the talon's order, a dead-end learned over
 them) cuts whole (progress, talon) states; one that reads the columns cuts arrangements. Nothing here
 changes a search: it counts what one holds.
@@ -71,13 +74,19 @@ def split(hi: np.ndarray, lo: np.ndarray, params: np.ndarray, ranks: int) -> dic
     n = len(lo)
     p = len(np.unique(progress))
     with_set = len(np.unique(np.stack([talon, tab], axis=1), axis=0))
+    # the rows again with the waste position and redeals used taken out: positions that differ only in how
+    # far the talon has been dealt, the one with the least (redeals used, waste position) reaching the others
+    # by draws and redeals alone (a limited-pass covering would keep one row of them)
+    fields = np.uint64(((1 << wb) - 1) << tb) | (np.uint64(((1 << db) - 1) << (tb + wb + rb)) if db else np.uint64(0))
+    rest = len(np.unique(np.stack([hi, lo & ~fields], axis=1), axis=0))
     with_ranks = len(np.unique(np.stack([talon, by_rank], axis=1), axis=0))
     t = len(np.unique(talon))
     # the largest progress state's share: where the search piles up
     _, counts = np.unique(progress, return_counts=True)
     return {"rows": n, "progress": p, "talon_states": t, "talon_per_progress": t / max(p, 1),
             "tableau_per_talon": n / max(t, 1), "largest_progress_share": float(counts.max() / max(n, 1)),
-            "states_tableau_as_set": with_set, "states_tableau_as_rank_counts": with_ranks}
+            "states_tableau_as_set": with_set, "states_tableau_as_rank_counts": with_ranks,
+            "rows_but_talon_position": rest}
 
 
 def census(rules: Rules, seed: int, max_seconds: float, max_memory: int) -> dict:
