@@ -200,3 +200,23 @@ def test_a_target_run_says_what_its_pilot_spends_before_it_spends_it(tmp_path):
     assert "the pilot: 20 deals at 1 s, then up to 20 follow-ups at 5 s: at most 120 core-s" in first.output
     again = CliRunner().invoke(cli, args)  # resumed from the store: no pilot to announce
     assert again.exit_code == 0 and "the pilot:" not in again.output
+
+
+@needs_jit
+def test_a_target_run_searches_at_every_limit_it_is_given(tmp_path):
+    """``--target`` takes the study's settings whole: its node limits reach both passes (it once kept only the
+    time limits, and searched every deal to its seconds whatever --max-nodes said)."""
+    from canfield_solver import get_rules
+    from canfield_solver.studies.stores.sqlite import ResultStore
+    from canfield_solver.studies.two_phase import followup_rules
+
+    db = tmp_path / "t.sqlite"
+    res = CliRunner().invoke(cli, ["winrate", "--rules", "canfield", "--target", "45", "--pilot", "30",
+                                   "--max-seconds", "5", "--max-nodes", "2000", "--followup-seconds", "30",
+                                   "--followup-nodes", "50000", "--db", str(db), "--jobs", "1", "--json", "-q"])
+    assert res.exit_code == 0, res.output
+    with ResultStore(db) as st:
+        first = st.results(get_rules("canfield"))
+        followed = st.results(followup_rules(get_rules("canfield")))
+    assert first and followed
+    assert {row.max_nodes for row in first} == {2000} and {row.max_nodes for row in followed} == {50_000}
