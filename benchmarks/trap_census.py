@@ -1,0 +1,173 @@
+"""How often a trap in the last pass's order would cut the exact search's positions (a loss-proof family, counted first).
+
+    python benchmarks/trap_census.py --rules chameleon --seeds 800000,800012 --max-seconds 10
+    python benchmarks/trap_census.py --rules benchmarks/rules/canfield-draw1-passes2.json --seeds 840025,840035
+
+The stuck-card test (solver notes) finds tableau cards that can never move: a card leaves a column only
+by going home or onto a host, never into a gap. In the stock's last pass the waste is a pile too (cards
+leave it from the top only; the stock's cards land on top of it), and so is the reserve. Their cards can
+also go into a gap; but where every column's bottom card is stuck no column ever empties, so no gap ever
+opens. The *extended* test runs the stuck-card fixpoint over the tableau, the last pass's waste and the
+reserve together, and keeps the result only when every column's bottom card is in it:
+
+    S = tableau + waste (last pass) + reserve cards; repeatedly drop Y from S unless
+      (a) a lower card of Y's suit, not home, is in S or lies under a card of S in its pile, and
+      (b) each host of Y is home or lies under a card of S in its pile;
+    lost when S is not empty and every column is non-empty with its bottom card in S.
+
+Why it is sound: take the first move of any card of S. Until then every column's bottom card is in place,
+so no column has been empty and no gap has opened: the card goes home or onto a host, and (a) or (b) says
+it cannot (the cards that block it are in S, or under cards of S, which have not moved; a pile gives up
+only its top, and in the last pass the waste never turns over).
+
+This runs the exact depth-first search alone for ``--max-seconds`` on each deal, decodes a sample of its
+table's rows into positions (every stored position was entered, or made and found not stuck), and counts
+those the plain test calls lost (a check: it should be none) and those the extended test calls lost: the
+share of the search's positions, with everything below them, such a detector would cut. Nothing here
+changes a search, and the extended test is a measurement, not yet a proof in the solver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from canfield_solver import Deal, Position
+from canfield_solver.budget import Deadline, Limits
+from canfield_solver.engine.rules import Rules, get_rules
+from canfield_solver.search import codec as C
+from canfield_solver.search import depth_first
+from canfield_solver.search.rows import level_from_row
+
+
+def _rules(name: str) -> Rules:
+    return Rules.from_json_file(name) if name.endswith(".json") else get_rules(name)
+
+
+def stuck(piles: list[list[int]], cards: list[int], foundations: list[int], base: int, r: Rules) -> set[int]:
+    """The stuck-card fixpoint over ``cards`` (each in one of ``piles``, bottom first): the greatest set S
+    whose cards each satisfy (a) and (b) of the module's docstring."""
+    def rel(c: int) -> int:
+        return (c % 13 - base) % r.ranks
+
+    def home(c: int) -> bool:
+        return rel(c) < foundations[c // 13]
+
+    hosts = {c: [h for h in r.deck if r.fits_tableau(base, c, h)] for c in cards}
+    s = set(cards)
+    while True:
+        under = {p[j] for p in piles for i in range(len(p)) if p[i] in s for j in range(i)}
+        keep = {y for y in s
+                if any(x // 13 == y // 13 and rel(x) < rel(y) and not home(x) and (x in s or x in under)
+                       for x in cards)
+                and all(home(h) or h in under for h in hosts[y])}
+        if keep == s:
+            return s
+        s = keep
+
+
+def verdicts(tableau: list[list[int]], waste: list[int], reserve: list[int], foundations: list[int], base: int,
+             r: Rules, last_pass: bool) -> tuple[bool, bool]:
+    """(the plain stuck-card test says lost, the extended test says lost) for one position."""
+    plain = bool(stuck(tableau, [c for col in tableau for c in col], foundations, base, r))
+    if plain or not last_pass or any(not col for col in tableau):
+        return plain, plain
+    piles = [*tableau, waste, reserve]
+    s = stuck(piles, [c for p in piles for c in p], foundations, base, r)
+    return plain, bool(s) and all(col[0] in s for col in tableau)
+
+
+def _position(deal: Deal, tableau: list[list[int]], waste: list[int], stock_dealing_order: list[int],
+              reserve: list[int], foundations: list[int], redeals: int) -> Position:
+    """The reference engine's position for a decoded row (its stock's next card last, as Position keeps it)."""
+    pos = Position(deal)
+    pos.tableau, pos.waste, pos.stock = [list(c) for c in tableau], list(waste), list(reversed(stock_dealing_order))
+    pos.reserve, pos.foundations, pos.redeals_used = list(reserve), list(foundations), redeals
+    return pos
+
+
+def _check(positions: list[Position], seconds: float) -> dict[str, int]:
+    """Each position the extended test calls lost, solved again from scratch: a win would make it unsound."""
+    from canfield_solver import solve
+
+    got = {"checked": 0, "check_solved": 0, "check_lost": 0, "check_unknown": 0}
+    for pos in positions:
+        v = solve(pos, max_seconds=seconds).verdict.value
+        got["checked"] += 1
+        got["check_" + {"solved": "solved", "unsolvable": "lost"}.get(v, "unknown")] += 1
+    return got
+
+
+def census(rules: Rules, seed: int, max_seconds: float, sample: int, max_memory: int, check: int = 0,
+           check_seconds: float = 1.0) -> dict:
+    deal = Deal.from_seed(seed, rules)
+    kept: dict = {}
+    o = depth_first.search(Position(deal), Limits(Deadline(max_seconds), memory_mb=max_memory), 0.0,
+                           depth_first.How(keep=kept))
+    row = {"rules": rules.name, "seed": seed, "nodes": o.nodes,
+           "verdict": "won" if o.won else "lost" if o.proved_lost else f"unknown ({o.limit})"}
+    prob, tables = kept["problem"], kept["tables"]
+    p = prob.params
+    if not p[C.P_FKEY] or p[C.P_COVER] or rules.redeals is None:
+        return {**row, "skipped": "rows without foundation heights, with a cover field, or no last pass"}
+    short = tables.short
+    used = np.flatnonzero(short[:, 0])
+    pick = np.random.default_rng(seed).choice(used, size=min(sample, len(used)), replace=False)
+    tb, wb = int(p[C.P_TALON_BITS]), int(p[C.P_WPOS_BITS])
+    cols = np.zeros((1, C.MAXCOLS, C.COLCAP), np.int8)
+    sc = np.zeros((1, C.NSC), np.int64)
+    mask = np.zeros(1, np.uint64)
+    counts = {"sampled": 0, "last_pass": 0, "plain": 0, "extended": 0}
+    fired: list[Position] = []
+    t0 = time.perf_counter()
+    for i in pick:
+        hi, lo = short[i, 0], short[i, 1]
+        level_from_row(hi, lo, p, prob.reserve, prob.talon, prob.lut, cols, sc, mask, rules.ranks)
+        wpos = int((int(lo) >> tb) & ((1 << wb) - 1))
+        present = [j for j in range(len(prob.talon) - 1) if (int(mask[0]) >> j) & 1]
+        waste = [int(prob.talon[j]) for j in present[:wpos]]
+        tableau = [[int(c) for c in cols[0, k, :sc[0, C.SC_LEN + k]]] for k in range(rules.columns)]
+        reserve = [int(c) for c in prob.reserve[:sc[0, C.SC_RES]]]
+        foundations = [int(sc[0, C.SC_F + s]) for s in range(4)]
+        last = int(sc[0, C.SC_RDL]) == rules.redeals
+        plain, extended = verdicts(tableau, waste, reserve, foundations, deal.base_rank, rules, last)
+        counts["sampled"] += 1
+        counts["last_pass"] += last
+        counts["plain"] += plain
+        counts["extended"] += extended
+        if extended and not plain and len(fired) < check:
+            stock = [int(prob.talon[j]) for j in present[wpos:]]
+            fired.append(_position(deal, tableau, waste, stock, reserve, foundations, int(sc[0, C.SC_RDL])))
+    secs = time.perf_counter() - t0
+    return {**row, "rows": len(used), **counts, "python_us_a_position": round(1e6 * secs / max(counts["sampled"], 1)),
+            **(_check(fired, check_seconds) if check else {})}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", default="chameleon", help="a preset, or a rules file (.json)")
+    ap.add_argument("--seeds", required=True, help="comma list")
+    ap.add_argument("--max-seconds", type=float, default=10.0)
+    ap.add_argument("--sample", type=int, default=20_000, help="rows decoded and tested a deal")
+    ap.add_argument("--max-memory", type=int, default=4000, help="table cap in MiB")
+    ap.add_argument("--check", type=int, default=0,
+                    help="solve this many positions the extended test calls lost again (a win would be a bug)")
+    ap.add_argument("--check-seconds", type=float, default=1.0)
+    ap.add_argument("--out", default=None, help="append each deal's JSON line to this file")
+    a = ap.parse_args(argv)
+    rules = _rules(a.rules)
+    for seed in [int(s) for s in a.seeds.split(",") if s]:
+        line = json.dumps(census(rules, seed, a.max_seconds, a.sample, a.max_memory, a.check, a.check_seconds))
+        print(line, flush=True)
+        if a.out:
+            with Path(a.out).open("a") as f:
+                f.write(line + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
