@@ -29,6 +29,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -51,7 +52,8 @@ def _tableau_sets(hi, lo, ncols, sb, ranks, out):  # pragma: no cover - compiled
         out[i] = np.uint64(sc[0, C.SC_TAB])
 
 
-def _rules(name: str) -> Rules:
+def rules_named(name: str) -> Rules:
+    """A preset by its name, or the rules of a ``.json`` file."""
     return Rules.from_json_file(name) if name.endswith(".json") else get_rules(name)
 
 
@@ -89,7 +91,9 @@ def split(hi: np.ndarray, lo: np.ndarray, params: np.ndarray, ranks: int) -> dic
             "rows_but_talon_position": rest}
 
 
-def census(rules: Rules, seed: int, max_seconds: float, max_memory: int) -> dict:
+def searched(rules: Rules, seed: int, max_seconds: float, max_memory: int) -> tuple[Deal, dict, dict]:
+    """The exact depth-first search alone on one deal: the deal, its line of figures (verdict, nodes,
+    seconds), and the search's arrays (``problem`` and ``tables``, ``depth_first.How.keep``)."""
     deal = Deal.from_seed(seed, rules)
     kept: dict = {}
     t0 = time.perf_counter()
@@ -97,6 +101,11 @@ def census(rules: Rules, seed: int, max_seconds: float, max_memory: int) -> dict
                            depth_first.How(keep=kept))
     row = {"rules": rules.name, "seed": seed, "seconds": round(time.perf_counter() - t0, 2), "nodes": o.nodes,
            "verdict": "won" if o.won else "lost" if o.proved_lost else f"unknown ({o.limit})"}
+    return deal, row, kept
+
+
+def census(rules: Rules, seed: int, max_seconds: float, max_memory: int) -> dict:
+    _deal, row, kept = searched(rules, seed, max_seconds, max_memory)
     prob, tables = kept["problem"], kept["tables"]
     if not prob.params[C.P_FKEY] or prob.params[C.P_COVER]:
         return {**row, "skipped": "rows without foundation heights, or with a cover field"}
@@ -107,22 +116,32 @@ def census(rules: Rules, seed: int, max_seconds: float, max_memory: int) -> dict
     return {**row, "long_rows": longs, **split(hi, lo, prob.params, rules.ranks)}
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def arguments(doc: str | None) -> argparse.ArgumentParser:
+    """The options every census of a deal's table takes (this script's and ``trap_census.py``'s)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="chameleon", help="a preset, or a rules file (.json)")
     ap.add_argument("--seeds", required=True, help="comma list")
     ap.add_argument("--max-seconds", type=float, default=10.0)
     ap.add_argument("--max-memory", type=int, default=4000, help="table cap in MiB")
     ap.add_argument("--out", default=None, help="append each deal's JSON line to this file")
-    a = ap.parse_args(argv)
-    rules = _rules(a.rules)
+    return ap
+
+
+def each_seed(a: argparse.Namespace, measure: Callable[[Rules, int], dict]) -> None:
+    """``measure(rules, seed)`` for every seed of ``--seeds``, each a JSON line printed (and appended to
+    ``--out``)."""
+    rules = rules_named(a.rules)
     for seed in [int(s) for s in a.seeds.split(",") if s]:
-        row = census(rules, seed, a.max_seconds, a.max_memory)
-        line = json.dumps(row)
+        line = json.dumps(measure(rules, seed))
         print(line, flush=True)
         if a.out:
             with Path(a.out).open("a") as f:
                 f.write(line + "\n")
+
+
+def main(argv: list[str] | None = None) -> None:
+    a = arguments(__doc__).parse_args(argv)
+    each_seed(a, lambda rules, seed: census(rules, seed, a.max_seconds, a.max_memory))
 
 
 if __name__ == "__main__":

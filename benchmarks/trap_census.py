@@ -29,24 +29,16 @@ changes a search, and the extended test is a measurement, not yet a proof in the
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from loss_census import arguments, each_seed, searched
 
 from canfield_solver import Deal, Position
-from canfield_solver.budget import Deadline, Limits
-from canfield_solver.engine.rules import Rules, get_rules
+from canfield_solver.engine.rules import Rules
 from canfield_solver.search import codec as C
-from canfield_solver.search import depth_first
 from canfield_solver.search.rows import level_from_row
-
-
-def _rules(name: str) -> Rules:
-    return Rules.from_json_file(name) if name.endswith(".json") else get_rules(name)
 
 
 def stuck(piles: list[list[int]], cards: list[int], foundations: list[int], base: int, r: Rules) -> set[int]:
@@ -105,12 +97,7 @@ def _check(positions: list[Position], seconds: float) -> dict[str, int]:
 
 def census(rules: Rules, seed: int, max_seconds: float, sample: int, max_memory: int, check: int = 0,
            check_seconds: float = 1.0) -> dict:
-    deal = Deal.from_seed(seed, rules)
-    kept: dict = {}
-    o = depth_first.search(Position(deal), Limits(Deadline(max_seconds), memory_mb=max_memory), 0.0,
-                           depth_first.How(keep=kept))
-    row = {"rules": rules.name, "seed": seed, "nodes": o.nodes,
-           "verdict": "won" if o.won else "lost" if o.proved_lost else f"unknown ({o.limit})"}
+    deal, row, kept = searched(rules, seed, max_seconds, max_memory)
     prob, tables = kept["problem"], kept["tables"]
     p = prob.params
     if not p[C.P_FKEY] or p[C.P_COVER] or rules.redeals is None:
@@ -149,24 +136,14 @@ def census(rules: Rules, seed: int, max_seconds: float, sample: int, max_memory:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rules", default="chameleon", help="a preset, or a rules file (.json)")
-    ap.add_argument("--seeds", required=True, help="comma list")
-    ap.add_argument("--max-seconds", type=float, default=10.0)
+    ap = arguments(__doc__)
     ap.add_argument("--sample", type=int, default=20_000, help="rows decoded and tested a deal")
-    ap.add_argument("--max-memory", type=int, default=4000, help="table cap in MiB")
     ap.add_argument("--check", type=int, default=0,
                     help="solve this many positions the extended test calls lost again (a win would be a bug)")
     ap.add_argument("--check-seconds", type=float, default=1.0)
-    ap.add_argument("--out", default=None, help="append each deal's JSON line to this file")
     a = ap.parse_args(argv)
-    rules = _rules(a.rules)
-    for seed in [int(s) for s in a.seeds.split(",") if s]:
-        line = json.dumps(census(rules, seed, a.max_seconds, a.sample, a.max_memory, a.check, a.check_seconds))
-        print(line, flush=True)
-        if a.out:
-            with Path(a.out).open("a") as f:
-                f.write(line + "\n")
+    each_seed(a, lambda rules, seed: census(rules, seed, a.max_seconds, a.sample, a.max_memory, a.check,
+                                            a.check_seconds))
 
 
 if __name__ == "__main__":

@@ -290,6 +290,18 @@ class Measures(TypedDict, total=False):
 MEASURES: Measures = {"probe_nodes": 20_000, "playouts": 50, "playout_seed": 0}
 
 
+def _measures(given: "Measures") -> tuple[int, int, int]:
+    """``analyze``'s measures, each given or its default, checked: (probe_nodes, playouts, playout_seed)."""
+    unknown = sorted(set(given) - set(MEASURES))
+    if unknown:
+        raise TypeError(f"analyze() got an unexpected keyword argument {unknown[0]!r}")
+    probe_nodes = given.get("probe_nodes", MEASURES["probe_nodes"])
+    playouts = given.get("playouts", MEASURES["playouts"])
+    playout_seed = given.get("playout_seed", MEASURES["playout_seed"])
+    _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
+    return probe_nodes, playouts, playout_seed
+
+
 def analyze(
     seed_or_deal: "int | Deal",
     rules: "str | Rules | None" = None,
@@ -312,13 +324,7 @@ def analyze(
     ``progress`` is called as :func:`canfield_solver.solve` calls it, during the main search. The measures
     are keywords (``Measures``: ``probe_nodes=20_000``, ``playouts=50``, ``playout_seed=0`` by default).
     """
-    unknown = sorted(set(measures) - set(MEASURES))
-    if unknown:
-        raise TypeError(f"analyze() got an unexpected keyword argument {unknown[0]!r}")
-    probe_nodes = measures.get("probe_nodes", MEASURES["probe_nodes"])
-    playouts = measures.get("playouts", MEASURES["playouts"])
-    playout_seed = measures.get("playout_seed", MEASURES["playout_seed"])
-    _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
+    probe_nodes, playouts, playout_seed = _measures(measures)
     deal = _the_deal(seed_or_deal, rules)
     t0 = time.perf_counter()
     check_limits(max_nodes, max_seconds)

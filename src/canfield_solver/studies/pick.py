@@ -4,7 +4,8 @@
 with the metrics behind the rating, ``play.difficulty``), and gives each won
 deal of the wanted rating in number order as soon as it is known, until it
 has ``count`` or has looked at ``max_candidates`` numbers. ``Picker.looked``
-says how many it looked at.
+says how many it looked at. The study's settings are a ``StudySettings`` or its
+fields as keywords (ten seconds a deal unless said).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Searches for wins by playing games out (``playout.kernel``) under the usual limits: greedy random playouts
-(``level`` 0) or nested Monte Carlo searches of level 1 (``level`` 1, the one the solver runs). ``run``
-returns an ``Outcome``: a win's moves are the kernel's move codes, which the solver decodes and replays
+(``level`` 0) or nested Monte Carlo searches of level 1 (``level`` 1, the one the solver runs). ``nested``
+and ``greedy`` return an ``Outcome`` (made by ``ended_search``, which the policy adaptation and the beam
+searches share): a win's moves are the kernel's move codes, which the solver decodes and replays
 as it does every line, and the best line any search followed, a real line too. A loss proves nothing
 (``truncated``)."""
 
