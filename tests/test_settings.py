@@ -26,7 +26,7 @@ def test_the_keywords_type_names_every_field():
     (dict(numbering="other"), "numbering must be one of spec, pysolfc"),
     (dict(max_seconds=-1), "max_seconds must be a non-negative number"),
     (dict(max_nodes=1.5), "max_nodes must be a non-negative integer"),
-    (dict(followup=-1), "followup must be a non-negative whole number"),
+    (dict(followup=-1), "followup must be a whole number of at least 0"),
     (dict(followup_seconds=float("nan")), "followup_seconds must be a non-negative number"),
 ])
 def test_a_bad_setting_is_refused_with_its_name(bad, said):

@@ -221,3 +221,11 @@ def check_limits(max_nodes: int | None, max_seconds: float | None) -> None:
     if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
                                     or not max_seconds >= 0):  # NaN fails >= too
         raise CanfieldError(f"max_seconds must be a non-negative number (None for no limit), not {max_seconds!r}")
+
+
+def check_counts(**counts: tuple[object, int]) -> None:
+    """Each count (``name=(value, least)``) a whole number of at least its least, or a ``CanfieldError`` naming
+    it (an analysis's probes and games, a study's threads and follow-ups)."""
+    for name, (value, least) in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise CanfieldError(f"{name} must be a whole number of at least {least}, not {value!r}")

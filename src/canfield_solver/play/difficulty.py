@@ -44,11 +44,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
-from ..budget import Deadline, check_limits
+from ..budget import Deadline, check_counts, check_limits
 from ..engine.deal import Deal
 from ..engine.position import Position
 from ..engine.rules import Rules, get_rules
-from ..errors import CanfieldError
 from ..solver import DEFAULT_MEMORY_MB, SolveResult, Verdict, solve
 
 if TYPE_CHECKING:  # the keywords' type for checkers (PEP 692)
@@ -238,13 +237,6 @@ def _probe_counts(start: Position, first: list[str], res: "SolveResult", how: _P
     return win_first, unknown_first, critical, probed
 
 
-def _check_counts(**counts: tuple[object, int]) -> None:
-    """Each count a whole number of at least its least, or a ``CanfieldError`` naming it."""
-    for name, (value, least) in counts.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise CanfieldError(f"{name} must be a whole number of at least {least}, not {value!r}")
-
-
 
 def _the_deal(seed_or_deal: "int | Deal", rules: "str | Rules | None") -> Deal:
     """The deal to analyse: a seed's under ``rules`` (Canfield by default), or a deal, under ``rules`` if given."""
@@ -298,7 +290,7 @@ def _measures(given: "Measures") -> tuple[int, int, int]:
     probe_nodes = given.get("probe_nodes", MEASURES["probe_nodes"])
     playouts = given.get("playouts", MEASURES["playouts"])
     playout_seed = given.get("playout_seed", MEASURES["playout_seed"])
-    _check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
+    check_counts(probe_nodes=(probe_nodes, 1), playouts=(playouts, 0), playout_seed=(playout_seed, 0))
     return probe_nodes, playouts, playout_seed
 
 

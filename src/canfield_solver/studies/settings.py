@@ -26,7 +26,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping, TypedDict
 
-from ..budget import check_limits
+from ..budget import check_counts, check_limits
 from ..errors import CanfieldError
 from ..formats import NUMBERINGS
 from .stores.sqlite import RulesKey
@@ -85,17 +85,12 @@ class StudySettings:
         jobs = self.jobs
         if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS):
             raise SettingsError(f"jobs must be a whole number from 1 to {MAX_JOBS} (None for every core), not {jobs!r}")
-        if isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1:
-            raise SettingsError(f"threads must be a whole number of at least 1, not {self.threads!r}")
-        if self.chunk is not None and (isinstance(self.chunk, bool) or not isinstance(self.chunk, int) or self.chunk < 1):
-            raise SettingsError(f"chunk must be a whole number of deals of at least 1, not {self.chunk!r}")
         if self.numbering not in NUMBERINGS:
             raise SettingsError(f"numbering must be one of {', '.join(NUMBERINGS)}, not {self.numbering!r}")
-        for name in ("followup", "followup_seed"):
-            n = getattr(self, name)
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise SettingsError(f"{name} must be a non-negative whole number, not {n!r}")
         try:
+            chunk = {} if self.chunk is None else {"chunk": (self.chunk, 1)}
+            check_counts(threads=(self.threads, 1), followup=(self.followup, 0), followup_seed=(self.followup_seed, 0),
+                         **chunk)
             check_limits(self.max_nodes, self.max_seconds)
         except CanfieldError as e:
             raise SettingsError(str(e)) from None
