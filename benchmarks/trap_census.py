@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import NamedTuple
 
 import numpy as np
 from loss_census import arguments, each_seed, searched
@@ -74,17 +75,16 @@ def verdicts(tableau: list[list[int]], waste: list[int], reserve: list[int], fou
     return plain, bool(s) and all(col[0] in s for col in tableau)
 
 
-def _position(deal: Deal, tableau: list[list[int]], waste: list[int], stock_dealing_order: list[int],
-              reserve: list[int], foundations: list[int], redeals: int) -> Position:
+def position(deal: Deal, s: "Sampled") -> Position:
     """The reference engine's position for a decoded row (its stock's next card last, as Position keeps it)."""
     pos = Position(deal)
-    pos.tableau, pos.waste, pos.stock = [list(c) for c in tableau], list(waste), list(reversed(stock_dealing_order))
-    pos.reserve, pos.foundations, pos.redeals_used = list(reserve), list(foundations), redeals
+    pos.tableau, pos.waste, pos.stock = [list(c) for c in s.tableau], list(s.waste), list(reversed(s.stock))
+    pos.reserve, pos.foundations, pos.redeals_used = list(s.reserve), list(s.foundations), s.redeals
     return pos
 
 
-def _check(positions: list[Position], seconds: float) -> dict[str, int]:
-    """Each position the extended test calls lost, solved again from scratch: a win would make it unsound."""
+def check_again(positions: list[Position], seconds: float) -> dict[str, int]:
+    """Each position a test calls lost, solved again from scratch: a win would make the test unsound."""
     from canfield_solver import solve
 
     got = {"checked": 0, "check_solved": 0, "check_lost": 0, "check_unknown": 0}
@@ -95,44 +95,68 @@ def _check(positions: list[Position], seconds: float) -> dict[str, int]:
     return got
 
 
-def census(rules: Rules, seed: int, max_seconds: float, sample: int, max_memory: int, check: int = 0,
-           check_seconds: float = 1.0) -> dict:
+class Sampled(NamedTuple):
+    """One row of the exact search's table, decoded: its piles (bottom first; the stock in dealing order)."""
+
+    tableau: list[list[int]]
+    waste: list[int]
+    stock: list[int]
+    reserve: list[int]
+    foundations: list[int]
+    redeals: int
+
+
+def sampled(rules: Rules, seed: int, max_seconds: float, sample: int,
+            max_memory: int) -> tuple[Deal, dict, list[Sampled] | None]:
+    """The exact search alone on one deal (``searched``) and ``sample`` rows of its short table, decoded; None
+    for the rows where they have no foundation heights, a cover field, or no last pass."""
     deal, row, kept = searched(rules, seed, max_seconds, max_memory)
     prob, tables = kept["problem"], kept["tables"]
     p = prob.params
     if not p[C.P_FKEY] or p[C.P_COVER] or rules.redeals is None:
-        return {**row, "skipped": "rows without foundation heights, with a cover field, or no last pass"}
+        return deal, row, None
     short = tables.short
     used = np.flatnonzero(short[:, 0])
+    row["rows"] = len(used)
     pick = np.random.default_rng(seed).choice(used, size=min(sample, len(used)), replace=False)
     tb, wb = int(p[C.P_TALON_BITS]), int(p[C.P_WPOS_BITS])
     cols = np.zeros((1, C.MAXCOLS, C.COLCAP), np.int8)
     sc = np.zeros((1, C.NSC), np.int64)
     mask = np.zeros(1, np.uint64)
-    counts = {"sampled": 0, "last_pass": 0, "plain": 0, "extended": 0}
-    fired: list[Position] = []
-    t0 = time.perf_counter()
+    out = []
     for i in pick:
         hi, lo = short[i, 0], short[i, 1]
         level_from_row(hi, lo, p, prob.reserve, prob.talon, prob.lut, cols, sc, mask, rules.ranks)
         wpos = int((int(lo) >> tb) & ((1 << wb) - 1))
         present = [j for j in range(len(prob.talon) - 1) if (int(mask[0]) >> j) & 1]
-        waste = [int(prob.talon[j]) for j in present[:wpos]]
-        tableau = [[int(c) for c in cols[0, k, :sc[0, C.SC_LEN + k]]] for k in range(rules.columns)]
-        reserve = [int(c) for c in prob.reserve[:sc[0, C.SC_RES]]]
-        foundations = [int(sc[0, C.SC_F + s]) for s in range(4)]
-        last = int(sc[0, C.SC_RDL]) == rules.redeals
-        plain, extended = verdicts(tableau, waste, reserve, foundations, deal.base_rank, rules, last)
+        out.append(Sampled([[int(c) for c in cols[0, k, :sc[0, C.SC_LEN + k]]] for k in range(rules.columns)],
+                           [int(prob.talon[j]) for j in present[:wpos]],
+                           [int(prob.talon[j]) for j in present[wpos:]],
+                           [int(c) for c in prob.reserve[:sc[0, C.SC_RES]]],
+                           [int(sc[0, C.SC_F + s]) for s in range(4)], int(sc[0, C.SC_RDL])))
+    return deal, row, out
+
+
+def census(rules: Rules, seed: int, max_seconds: float, sample: int, max_memory: int, check: int = 0,
+           check_seconds: float = 1.0) -> dict:
+    deal, row, rows = sampled(rules, seed, max_seconds, sample, max_memory)
+    if rows is None:
+        return {**row, "skipped": "rows without foundation heights, with a cover field, or no last pass"}
+    counts = {"sampled": 0, "last_pass": 0, "plain": 0, "extended": 0}
+    fired: list[Position] = []
+    t0 = time.perf_counter()
+    for s in rows:
+        last = s.redeals == rules.redeals
+        plain, extended = verdicts(s.tableau, s.waste, s.reserve, s.foundations, deal.base_rank, rules, last)
         counts["sampled"] += 1
         counts["last_pass"] += last
         counts["plain"] += plain
         counts["extended"] += extended
         if extended and not plain and len(fired) < check:
-            stock = [int(prob.talon[j]) for j in present[wpos:]]
-            fired.append(_position(deal, tableau, waste, stock, reserve, foundations, int(sc[0, C.SC_RDL])))
+            fired.append(position(deal, s))
     secs = time.perf_counter() - t0
-    return {**row, "rows": len(used), **counts, "python_us_a_position": round(1e6 * secs / max(counts["sampled"], 1)),
-            **(_check(fired, check_seconds) if check else {})}
+    return {**row, **counts, "python_us_a_position": round(1e6 * secs / max(counts["sampled"], 1)),
+            **(check_again(fired, check_seconds) if check else {})}
 
 
 def main(argv: list[str] | None = None) -> None:
