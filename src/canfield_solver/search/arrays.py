@@ -20,7 +20,6 @@ from ..engine.rules import Rules
 from ..errors import SolverBugError
 from . import codec as C
 from . import kernel as K
-from . import projection
 
 MAX_LEVELS = 1500
 ROW_SECONDS = 35e-9  # a table's growth, a row of the new table: 0.19-0.32 s for 8.4 M rows (2-core machine)
@@ -281,14 +280,7 @@ class _Stack:
                                        np.zeros((donate, C.NSC), np.int64), np.zeros(donate, np.uint64),
                                        np.zeros((donate, levels + 1), np.int64))
         self.stack = C.StackArrays(self.cols, self.sc, self.mask, self.moves, self.nmoves, self.midx)
-        self.proj = projection.off()
-        self.work = C.WorkArrays(self.words, self.scratch, self.prefix, self.child_keys, self.proj)
-
-    def use_projection(self, proj: projection.ProjectionArrays) -> None:
-        """Search with these projection arrays (``projection.arrays_for``): the kernel asks the projection
-        of every position before expanding it where ``proj.meta[M_ON]`` is set."""
-        self.proj = proj
-        self.work = C.WorkArrays(self.words, self.scratch, self.prefix, self.child_keys, proj)
+        self.work = C.WorkArrays(self.words, self.scratch, self.prefix, self.child_keys)
 
     def kernel_args(self, prob: "LoneSearch", tables: "SearchTables", budget: int, ctl: np.ndarray) -> tuple:
         """The arguments of ``kernel.search`` for this stack searching ``prob``'s deal."""

@@ -109,9 +109,7 @@ ST_DONATED = 14   # positions handed over to other workers, in the donation buff
 ST_UNSHARED = 15  # rows of the short table this worker stored and has not added to ctl[CTL_ROWS] yet
 ST_UNSHARED_LONG = 16  # the same for the long table
 ST_NEXT_DONATE = 17  # after a look for positions to hand over found none: the node count to look again at
-ST_PROJECTED = 18  # positions not expanded: the projection proved them lost (projection.dead)
-ST_PSTATES = 19   # abstract states the projection's explorations visited
-NSTATS = 20
+NSTATS = 18
 
 # Shared control of the workers that search one deal together (int64[NCTL], parallel.py). The row counts,
 # which every worker adds to, sit on cache lines of their own: a worker reads the flags at every step, and a
@@ -589,7 +587,6 @@ class WorkArrays(NamedTuple):
     scratch: np.ndarray     #: int64[SCRATCH_SIZE], the key's and the move generator's scratch (``SCR_*``)
     prefix: np.ndarray      #: uint64[MAXCOLS, COLCAP], the stuck test's card masks of each column's prefix
     child_keys: np.ndarray  #: uint64[width, CK_WIDTH], one row a child of the level being expanded (``CK_*``)
-    proj: tuple             #: projection.ProjectionArrays: the projection's constants and tables (kept across nodes)
 
 
 class DonatedArrays(NamedTuple):

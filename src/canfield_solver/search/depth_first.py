@@ -15,7 +15,6 @@ from ..budget import Deadline, Limit, Limits, Pace, Step, drive
 from ..engine.position import Position
 from . import codec as C
 from . import kernel as K
-from . import projection
 from .arrays import LoneSearch, SearchTables, decode, key_words, positions, result_stats
 from .outcome import Outcome
 
@@ -26,13 +25,11 @@ class How(NamedTuple):
     """How a depth-first search runs: ``kernel``, the compiled kernel or the same code interpreted
     (``interpreted.kernel()``, which wants a smaller ``chunk`` of nodes between two looks at the limits);
     ``keep``, for measurements (benchmarks/archive/layer_census.py): a dict that receives the search's arrays
-    (``"problem"``) and its final tables (``"tables"``); ``projection``, whether positions the projection
-    proves lost are left unexpanded (``projection.usable`` says where it runs at all)."""
+    (``"problem"``) and its final tables (``"tables"``)."""
 
     kernel: ModuleType = K
     chunk: int = CHUNK_NODES
     keep: dict | None = None
-    projection: bool = True
 
 
 COMPILED = How()  # the compiled kernel, in chunks of CHUNK_NODES
@@ -51,7 +48,6 @@ class Search:
     def __init__(self, start: Position, memory_mb: int, compile_seconds: float = 0.0, how: How = COMPILED):
         self.start, self.how, self.compile_seconds = start, how, compile_seconds
         self.prob = LoneSearch(start, kernel=how.kernel)
-        self.prob.use_projection(projection.arrays_for(start, how.projection))
         self.tables = SearchTables(key_words(start.rules), memory_mb * (1 << 20), self.prob.cover_fields(),
                                    kernel=how.kernel)
         self.status = C.RUNNING
@@ -62,7 +58,7 @@ class Search:
 
     def _call(self, budget: int, deadline: "Deadline") -> Step:
         prob, tables, kernel = self.prob, self.tables, self.how.kernel
-        before = self.nodes() + int(prob.stats[C.ST_PSTATES])
+        before = self.nodes()
         status = self.status = kernel.search(*prob.search_args(tables, budget))
         if status in (C.GROW, C.GROW_LONG):
             which = "short" if status == C.GROW else "long"
@@ -71,7 +67,7 @@ class Search:
             return Step.GROWN if tables.grow(which, prob.words) else Step.NO_MEMORY
         if status in (C.SOLVED, C.EXHAUSTED):
             return Step.DONE
-        return Step.NO_ROOM if self.nodes() + int(prob.stats[C.ST_PSTATES]) == before else Step.GOING  # no room: the next expansion does not fit
+        return Step.NO_ROOM if self.nodes() == before else Step.GOING  # no room: the next expansion does not fit
 
     def run(self, limits: Limits) -> Outcome:
         """Search on within ``limits`` (their node limit counts this run's nodes); the Outcome so far."""

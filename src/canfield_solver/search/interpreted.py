@@ -1,5 +1,5 @@
 """The search kernel as plain Python: kernel.py's own text (and that of the pieces it imports, base.py,
-stuck.py, pool.py and projection.py), run by the interpreter instead of compiled.
+stuck.py and pool.py), run by the interpreter instead of compiled.
 
 The same functions make the same moves in the same order, so a search gives the same verdict, nodes and
 line as the compiled kernel (the test suite's ``NUMBA_DISABLE_JIT`` tier runs the kernel this way), about
@@ -22,7 +22,7 @@ from . import kernel as K
 NAME = __name__.rsplit(".", 1)[0] + "._kernel_interpreted"
 
 
-PARTS = ("base", "stuck", "pool", "projection")  # the files kernel.py imports its compiled pieces from, in import order
+PARTS = ("base", "stuck", "pool")  # the files kernel.py imports its compiled pieces from, in import order
 
 
 def _load(name: str, path: str) -> ModuleType:

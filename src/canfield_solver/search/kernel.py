@@ -136,7 +136,6 @@ from .codec import (  # the constants the compiled functions read
     ST_MERGED,
     ST_NEXT_DONATE,
     ST_NODES,
-    ST_PSTATES,
     ST_SEEN,
     ST_SHORT,
     ST_SOLVED_DEPTH,
@@ -155,7 +154,6 @@ from .pool import (  # noqa: F401
     pool_chain,
     waste_targets,
 )
-from .projection import dead as projection_dead  # noqa: F401
 from .stuck import (  # noqa: F401
     _bit,
     _home_mask,
@@ -168,7 +166,6 @@ from .stuck import (  # noqa: F401
 )
 
 ROWS_BATCH = 256  # rows a worker stores before it adds them to the shared count
-PSTATE_COST = 4  # abstract states of the projection that count as one node of the budget (a measured ratio of their times)
 DONATE_EVERY = 4096  # nodes a worker searches before it looks again for positions to hand over
 BUSY = np.uint64(1)   # word 0 of a row another worker is writing (no key has bit 63 clear)
 
@@ -1049,7 +1046,7 @@ def expand(deal, stack, tables, work, stats, best_path, ctl, d, won, room):
     params, reserve, talon, _lut, bm = deal
     cols, sc, mask, moves, nmoves, midx = stack
     ts, tt = tables
-    _words, scratch, prefix, child_keys, _proj = work
+    _words, scratch, prefix, child_keys = work
     us = -1
     ud = -1
     uc = -1
@@ -1252,7 +1249,7 @@ def search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, gr
     params, reserve, talon, _lut, bm = deal
     cols, sc, mask, moves, nmoves, midx = stack
     ts, tt = tables
-    words, scratch, prefix, _child_keys, proj = work
+    words, scratch, prefix, _child_keys = work
     par = ctl[CTL_PAR] == 1
     maxd = sc.shape[0] - (2 if par else 1)
     won = 4 * params[P_RANKS]
@@ -1279,10 +1276,7 @@ def search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, gr
             nmoves[0] = 0
     d = stats[ST_DEPTH]
     start = stats[ST_NODES]
-    pstart = stats[ST_PSTATES]
-    projected = proj.meta[0] == 1  # projection.M_ON
-    # The projection's abstract states are work too: they count against the budget between two looks at the clock.
-    while stats[ST_NODES] - start + (stats[ST_PSTATES] - pstart) // PSTATE_COST < budget:
+    while stats[ST_NODES] - start < budget:
         if par:
             if ctl[CTL_STOP] != 0:
                 break
@@ -1306,10 +1300,6 @@ def search(deal, stack, tables, work, donated, stats, best_path, ctl, budget, gr
                 stats[ST_DEPTH] = d
                 return GROW_LONG
         if nmoves[d] < 0:  # reached, not yet expanded
-            if projected and projection_dead(sc, mask, d, proj, stats):
-                nmoves[d] = 0  # lost, with everything below it: nothing to expand (projection.py)
-                midx[d] = 0
-                continue
             r = expand(deal, stack, tables, work, stats, best_path, ctl, d, won, budget - (stats[ST_NODES] - start))
             if r == 1:
                 stats[ST_DEPTH] = d

@@ -34,7 +34,6 @@ from ..engine.position import Position
 from . import arrays as S
 from . import codec as C
 from . import kernel as K
-from . import projection
 from .outcome import Outcome
 
 ROUND_NODES = 1 << 17   # nodes each worker searches between two looks at the tables and the limits
@@ -57,7 +56,6 @@ class _Worker(S._Stack):
     def __init__(self, base: "S.LoneSearch"):
         super().__init__(S.MAX_LEVELS + 1, base.moves.shape[1], DONATE)
         self.base = base
-        self.use_projection(projection.copy_for_worker(base.proj))
         self.item: _Item | None = None
 
     def load(self, item: _Item) -> None:
@@ -141,7 +139,6 @@ class _Shared:
     def __init__(self, start: Position, workers: int, max_nodes: int | None, max_memory_mb: int,
                  deadline: Deadline):
         self.base = S.LoneSearch(start)
-        self.base.use_projection(projection.arrays_for(start))
         self.tables = S.SearchTables(S.key_words(start.rules), max_memory_mb * (1 << 20), self.base.cover_fields())
         self.ctl = np.zeros(C.NCTL, np.int64)
         self.ctl[C.CTL_PAR] = 1

@@ -88,7 +88,7 @@ def search(start: Position, limits: Limits) -> tuple[Outcome | None, float]:
     try:
         with np.errstate(all="ignore"):  # uint64 arithmetic wraps, as compiled; numpy warns of it
             outcome = depth_first.search(start, replace(limits, nodes=cap, progress=watch), 0.0,
-                                         depth_first.How(interpreted.kernel(), QUICK_CHUNK, projection=False))
+                                         depth_first.How(interpreted.kernel(), QUICK_CHUNK))
     except _CompileDone:
         return None, time.perf_counter() - t0
     spent = time.perf_counter() - t0
