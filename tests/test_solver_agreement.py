@@ -211,6 +211,60 @@ def test_covering_keeps_every_verdict_many(preset):
     assert checked >= 1500 and fired >= checked // 5, (checked, fired)
 
 
+# Covering of limited passes (docs/solver-notes.md, "Limited passes"): with draw 1 and a redeal or more, a row
+# keeps the least (redeals used, waste position) its position was reached at, and a later one is cut.
+PASSES_RULES = {
+    "storehouse": get_rules("storehouse"),
+    "draw1-two-passes": get_rules("canfield").replace(name="draw1-two-passes", draw=1, redeals=1),
+    "draw1-three-passes": get_rules("canfield").replace(name="draw1-three-passes", draw=1, redeals=2),
+}
+# Reserves this large against so few columns lose a fair share of the deals (the liberal shapes above lose
+# almost none with a second pass), and the oracle still decides most of them.
+PASSES_SHAPES = [(6, 4, 1), (7, 4, 1), (6, 5, 2), (7, 6, 2)]  # ranks, reserve, columns
+
+
+def check_passes_cover(name, seeds, workers=1):
+    """The oracle, the search with covering of limited passes and the search without it agree on every deal
+    the oracle decides; covering cuts children on a share of them and never grows a proof of loss. (checked,
+    deals where it cut, lost)."""
+    from unittest import mock
+
+    import canfield_solver.search.arrays as solver_module
+
+    checked = fired = lost = 0
+    for seed in seeds:
+        ranks, reserve, columns = PASSES_SHAPES[seed % len(PASSES_SHAPES)]
+        deal = Deal.from_seed(seed, PASSES_RULES[name].replace(ranks=ranks, reserve_size=reserve, columns=columns))
+        try:
+            truth = exhaustive_winnable(deal, max_states=12_000)
+        except RuntimeError:
+            continue
+        with_cover = solve(deal, workers=workers)
+        with mock.patch.object(solver_module, "PASSES_COVER", False):
+            without = solve(deal, workers=workers)
+        assert (with_cover.verdict is Verdict.SOLVED) == truth == (without.verdict is Verdict.SOLVED), (seed, name)
+        assert with_cover.verdict is not Verdict.UNKNOWN and without.stats["covered"] == 0
+        checked += 1
+        fired += with_cover.stats["covered"] > 0
+        lost += not truth
+        if not truth and workers == 1:
+            assert with_cover.positions <= without.positions, seed
+    return checked, fired, lost
+
+
+def test_passes_cover_keeps_every_verdict_sample():
+    checked, fired, lost = check_passes_cover("draw1-two-passes", range(24))
+    assert checked >= 10 and fired >= 3 and lost >= 3, (checked, fired, lost)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("name", sorted(PASSES_RULES))
+def test_passes_cover_keeps_every_verdict(name, workers):
+    checked, fired, lost = check_passes_cover(name, range(100), workers)
+    assert checked >= 40 and fired >= 5 and lost >= 3, (checked, fired, lost)
+
+
 # The talon as a pool (kernel.pool_chain, docs/solver-notes.md): with draw 1 and unlimited redeals a talon
 # card goes onto a column only where a chain of talon cards from it ends at a card a move can put on it next.
 POOL_RULES = {

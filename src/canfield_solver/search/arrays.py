@@ -31,6 +31,7 @@ FULL_LOAD = 0.85   # when a table cannot grow within the cap, stop with "unknown
 BASE_CAP = 720 * 2**20  # bytes: up to this cap the tables grow as under the old fixed default (SearchTables)
 FOUNDATION_KEYS = True  # short keys hold foundation heights instead of the talon mask where narrower; off only in tests
 SHORT_KEYS = True  # keys that fit 127 bits go to the short table (kernel.compact); off only in tests
+PASSES_COVER = True  # covering of limited passes in the depth-first searches; off only in tests and comparisons
 COVER = True  # a new child part-way through a pass enters its end-of-pass position as seen; off only in tests
 SAFE_ANY = True  # where any suit builds, a card goes home once every foundation holds r - 1 cards (kernel.is_safe)
 POOL = True  # with draw 1 and unlimited redeals, talon cards go onto columns only to be built on (_pool_chain)
@@ -49,7 +50,7 @@ def _safe_mode(r: Rules) -> int:
     return 3
 
 
-def _params(r: Rules) -> np.ndarray:
+def _params(r: Rules, passes_cover: bool = False) -> np.ndarray:
     p = np.zeros(C.NPARAMS, np.int64)
     p[C.P_RANKS] = r.ranks
     p[C.P_NCOLS] = r.columns
@@ -70,6 +71,10 @@ def _params(r: Rules) -> np.ndarray:
     # Covering end-of-pass positions needs every pass to end in the one cycle key: unlimited redeals,
     # more than one card a draw (draw 1 has no position off the cycle).
     p[C.P_COVER] = 1 if COVER and r.redeals is None and r.draw > 1 else 0
+    # Covering of limited passes (kernel.take_wpos, docs/solver-notes.md "Limited passes"): one card a draw and a
+    # redeal or more, asked for by the depth-first searches (the layered proof's rows do not carry it).
+    if passes_cover and PASSES_COVER and r.draw == 1 and r.redeals:
+        p[C.P_COVER] = C.COVER_PASSES
     # The talon as a pool (kernel.pool_chain): every talon card can be played at any time, and a play
     # moved later changes no other move (no gap lock; columns move only as a top card or whole).
     p[C.P_POOL] = 1 if (POOL and r.draw == 1 and r.redeals is None and r.moves_while_gap_open
@@ -94,7 +99,9 @@ def _key_widths(params: np.ndarray, ntalon: int, nreserve: int, redeals: int | N
     # residue of the waste position modulo the draw, enough bits for 1 + position // draw
     # (kernel.cover_insert_at); never narrower than the waste position itself, which _compact writes there.
     params[C.P_WPOS_BITS] = ntalon.bit_length()
-    if params[C.P_COVER]:
+    if params[C.P_COVER] == C.COVER_PASSES:  # 1 + (redeals used, waste position) as one number
+        params[C.P_WPOS_BITS] = max(ntalon.bit_length(), C.passes_index(int(params[C.P_REDEALS]), ntalon).bit_length())
+    elif params[C.P_COVER]:
         draw = int(params[C.P_DRAW])
         params[C.P_COVER_BITS] = (ntalon // draw + 1).bit_length()
         params[C.P_WPOS_BITS] = max(1 + (draw - 1) * int(params[C.P_COVER_BITS]), ntalon.bit_length())
@@ -293,14 +300,14 @@ class LoneSearch(_Stack):
     searches with (its ``_Stack`` part). Parallel workers read the deal's arrays from one and search with
     stacks of their own (``parallel._Worker``)."""
 
-    def __init__(self, pos: Position, init_codes: bool = True, kernel: ModuleType = K):
+    def __init__(self, pos: Position, init_codes: bool = True, kernel: ModuleType = K, passes_cover: bool = False):
         r = pos.rules
         self.rules = r
         self.reserve = np.array(pos.reserve, np.int64) if pos.reserve else np.zeros(1, np.int64)
         talon_list = list(pos.waste) + list(reversed(pos.stock))
         self.talon_list = talon_list
         self.talon = np.array(talon_list + [0], np.int64)
-        self.params = _params(r)
+        self.params = _params(r, passes_cover)
         _key_widths(self.params, len(talon_list), len(pos.reserve), r.redeals)
         self.lut = _lookup_table(r, pos.base_rank)
         self.bm = _card_masks(r, pos.base_rank)
@@ -323,7 +330,7 @@ class LoneSearch(_Stack):
         """codec.cover_field_at: the cover field of a short row (in word 1) and of a long row (in word 0);
         0 where that table's rows have none."""
         p = [int(x) for x in self.params]
-        fields = [int(C.cover_field_at(short, p[C.P_COVER] == 1, p[C.P_TALON_BITS], p[C.P_WPOS_BITS])[2])
+        fields = [int(C.cover_field_at(short, p[C.P_COVER] != 0, p[C.P_TALON_BITS], p[C.P_WPOS_BITS])[2])
                   for short in (True, False)]
         return fields[0], fields[1]
 

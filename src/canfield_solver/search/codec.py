@@ -51,7 +51,8 @@ P_TALON_BITS = 12     # widths of the low fields of a short key (short_fields): 
 P_WPOS_BITS = 13      # waste position (or cover field),
 P_RES_BITS = 14       # reserve count,
 P_RDL_BITS = 15       # redeals used (0 when unlimited)
-P_COVER = 16      # 1: rows merge the waste positions of one position and cover the later ones (cover field)
+P_COVER = 16      # 1: rows merge the waste positions of one position and cover the later ones (cover field);
+#                   COVER_PASSES: the same for the (redeals used, waste position) of limited passes
 P_COVER_BITS = 17     # bits per residue in a row's cover field
 P_FKEY = 18       # 1: a short key's first field holds the foundation heights instead of the talon mask
 P_POOL = 19       # 1: the talon is a pool (draw 1, unlimited redeals): a talon card goes onto a column only when a
@@ -445,7 +446,9 @@ def unpack_short(hi: int, lo: int, params: "Sequence[int] | np.ndarray", *, rank
 # reached, then for each residue r = 1 .. draw - 1 of the waste position modulo the draw, P_COVER_BITS bits
 # holding 1 + (the least waste position of that residue reached) // draw, or 0 for none. In a short row the
 # field is in word 1 at P_TALON_BITS (the waste position's place, P_WPOS_BITS wide); in a long row in word 0
-# at LONG_COVER_SHIFT, where it fits LONG_COVER_BITS.
+# at LONG_COVER_SHIFT, where it fits LONG_COVER_BITS. Under covering of limited passes (COVER_PASSES, one card a
+# draw) the field holds passes_index of the least (redeals used, waste position) reached, and the key's redeals
+# field is cleared too; a position at a later one is covered (solver notes, "Limited passes").
 
 def cover_field_at(short, cover, talon_bits, wpos_bits):
     """(word, shift, mask) of the cover field in a row of the short (``short``) or the long table; mask 0 when
@@ -462,6 +465,16 @@ def cover_field_at(short, cover, talon_bits, wpos_bits):
         return 0, np.uint64(0), np.uint64(0)
     shift = np.uint64(LONG_COVER_SHIFT)
     return 0, shift, ((np.uint64(1) << width) - np.uint64(1)) << shift
+
+
+COVER_PASSES = 2  # P_COVER's value for covering of limited passes
+PASSES_STRIDE = 64  # a talon state of limited passes as one number: redeals used * PASSES_STRIDE + waste position
+
+
+def passes_index(redeals_used, wpos):
+    """1 + (redeals used, waste position) as one number, in their lexicographic order: what a row's cover field
+    holds under covering of limited passes (0: none)."""
+    return 1 + redeals_used * PASSES_STRIDE + wpos
 
 
 def cover_bits(c, wp, draw, b):

@@ -25,11 +25,13 @@ class How(NamedTuple):
     """How a depth-first search runs: ``kernel``, the compiled kernel or the same code interpreted
     (``interpreted.kernel()``, which wants a smaller ``chunk`` of nodes between two looks at the limits);
     ``keep``, for measurements (benchmarks/archive/layer_census.py): a dict that receives the search's arrays
-    (``"problem"``) and its final tables (``"tables"``)."""
+    (``"problem"``) and its final tables (``"tables"``); ``passes_cover``, covering of limited passes where the
+    rules have them (``arrays._params``; off for the table censuses, which read the rows' waste positions)."""
 
     kernel: ModuleType = K
     chunk: int = CHUNK_NODES
     keep: dict | None = None
+    passes_cover: bool = True
 
 
 COMPILED = How()  # the compiled kernel, in chunks of CHUNK_NODES
@@ -47,7 +49,7 @@ class Search:
 
     def __init__(self, start: Position, memory_mb: int, compile_seconds: float = 0.0, how: How = COMPILED):
         self.start, self.how, self.compile_seconds = start, how, compile_seconds
-        self.prob = LoneSearch(start, kernel=how.kernel)
+        self.prob = LoneSearch(start, kernel=how.kernel, passes_cover=how.passes_cover)
         self.tables = SearchTables(key_words(start.rules), memory_mb * (1 << 20), self.prob.cover_fields(),
                                    kernel=how.kernel)
         self.status = C.RUNNING

@@ -73,6 +73,7 @@ from .codec import (  # the constants the compiled functions read
     CK_WPOS,
     COL_HEADER_BITS,
     COL_LEN_BITS,
+    COVER_PASSES,
     CTL_HUNGRY,
     CTL_PAR,
     CTL_ROWS,
@@ -102,10 +103,13 @@ from .codec import (  # the constants the compiled functions read
     P_NCOLS,
     P_POOL,
     P_RANKS,
+    P_RDL_BITS,
     P_REDEALS,
+    P_RES_BITS,
     P_SUITBITS,
     P_TALON_BITS,
     P_WPOS_BITS,
+    PASSES_STRIDE,
     RDL_BITS,
     RDL_SHIFT,
     RES_BITS,
@@ -807,13 +811,15 @@ def _cover_at(short, params):
     short, params : glossary
         As the glossary in ``search/base.py`` says.
     """
-    return cover_field_at(short, params[P_COVER] == 1, params[P_TALON_BITS], params[P_WPOS_BITS])
+    return cover_field_at(short, params[P_COVER] != 0, params[P_TALON_BITS], params[P_WPOS_BITS])
 
 
 @helper(**INLINE)
 def take_wpos(row, short, params):
     """With covering on for the key's table: clear the waste position from the key (so every waste
-    position of a position has one row) and return it; else return -1, the key unchanged.
+    position of a position has one row) and return it; else return -1, the key unchanged. Under covering
+    of limited passes (``COVER_PASSES``) the redeals used are cleared too, and the return is
+    ``passes_index(redeals used, waste position) - 1``.
 
     Parameters
     ----------
@@ -825,13 +831,23 @@ def take_wpos(row, short, params):
     w, shift, field = _cover_at(short, params)
     if field == np.uint64(0):
         return -1
+    passes = params[P_COVER] == COVER_PASSES
     if short:
         wp = np.int64((row[1] & field) >> shift)
         row[1] &= ~field
+        if passes:
+            ds = np.uint64(params[P_TALON_BITS] + params[P_WPOS_BITS] + params[P_RES_BITS])
+            dfield = ((np.uint64(1) << np.uint64(params[P_RDL_BITS])) - np.uint64(1)) << ds
+            wp += np.int64((row[1] & dfield) >> ds) * PASSES_STRIDE
+            row[1] &= ~dfield
         return wp
     wfield = np.uint64((1 << WPOS_BITS) - 1) << np.uint64(WPOS_SHIFT)
     wp = np.int64((row[0] & wfield) >> np.uint64(WPOS_SHIFT))
     row[0] &= ~wfield
+    if passes:
+        dfield = np.uint64((1 << RDL_BITS) - 1) << np.uint64(RDL_SHIFT)
+        wp += np.int64((row[0] & dfield) >> np.uint64(RDL_SHIFT)) * PASSES_STRIDE
+        row[0] &= ~dfield
     return wp
 
 
@@ -917,8 +933,10 @@ def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, pa
     """
     draw = params[P_DRAW]
     b = params[P_COVER_BITS]
+    passes = params[P_COVER] == COVER_PASSES
     keep = ~field
-    row[w] = (row[w] & keep) | (cover_bits(np.uint64(0), wp, draw, b) << shift)
+    mine = np.uint64(wp + 1) if passes else cover_bits(np.uint64(0), wp, draw, b)
+    row[w] = (row[w] & keep) | (mine << shift)
     at, new = _tt_find(table, row, i, w, keep, par)
     if new == 1:
         stats[ST_TTCOUNT] += 1
@@ -927,7 +945,14 @@ def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, pa
     while True:
         cur = table[at, w]
         c = (cur & field) >> shift
-        if wp == 0:
+        if passes:
+            # Limited passes: the row keeps the least (redeals used, waste position) reached; a later one is
+            # covered, an earlier one takes its place and is expanded.
+            if c <= mine:
+                if c < mine:
+                    stats[ST_COVERED] += 1
+                return 0
+        elif wp == 0:
             if c != np.uint64(0):
                 if c & np.uint64(1) == np.uint64(0):
                     stats[ST_COVERED] += 1
@@ -939,7 +964,7 @@ def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, pa
                 if least < here:
                     stats[ST_COVERED] += 1
                 return 0
-        nw = (cur & keep) | (cover_bits(c, wp, draw, b) << shift)
+        nw = (cur & keep) | ((mine if passes else cover_bits(c, wp, draw, b)) << shift)
         if not par:
             table[at, w] = nw
             break

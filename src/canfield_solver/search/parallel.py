@@ -138,7 +138,7 @@ class _Shared:
 
     def __init__(self, start: Position, workers: int, max_nodes: int | None, max_memory_mb: int,
                  deadline: Deadline):
-        self.base = S.LoneSearch(start)
+        self.base = S.LoneSearch(start, passes_cover=True)
         self.tables = S.SearchTables(S.key_words(start.rules), max_memory_mb * (1 << 20), self.base.cover_fields())
         self.ctl = np.zeros(C.NCTL, np.int64)
         self.ctl[C.CTL_PAR] = 1
