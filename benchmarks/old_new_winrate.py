@@ -6,7 +6,7 @@
 
 For each rules set (a preset, or a rules file ending in ``.json``) it runs ``canfield winrate --db`` with
 ``PYTHONPATH`` set to the old ``src`` folder, then to this checkout's, over the same seeds, limit and jobs (both
-builds' compiles done first, on two seeds of their own), and prints for each build the counts, the unknown
+builds' compiles done first: ``canfield warmup`` with each), and prints for each build the counts, the unknown
 share, the 99th percentile and the largest stored seconds, and the unknown seeds; then the deals the two
 builds decide differently. A deal both builds decide with two verdicts is a bug (exit 1): old verdicts are
 sacred.
@@ -58,8 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     bad = False
     with tempfile.TemporaryDirectory() as tmp:
-        for src in (a.old, NEW_SRC):  # both builds compiled before anything is timed
-            winrate(src, "canfield", "1:3", 0.5, 1, f"{tmp}/warm-{len(src)}-{hash(src)}.sqlite")
+        for src in (a.old, NEW_SRC):  # both builds compiled, every search, before anything is timed
+            subprocess.run([sys.executable, "-m", "canfield_solver", "warmup"], env={**os.environ, "PYTHONPATH": src},
+                           check=True, stdout=subprocess.DEVNULL)
         for rules in a.rules.split(","):
             got = {label: winrate(src, rules, a.seeds, a.max_seconds, a.jobs, f"{tmp}/{label}-{Path(rules).stem}.sqlite")
                    for label, src in (("old", a.old), ("new", NEW_SRC))}
