@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canfield_solver import Deal, Position, card_name, preset_names
+from canfield_solver import Deal, Position, card_name, get_rules, preset_names
 from canfield_solver.engine.stuck import stuck_cards
 from canfield_solver.search import codec as C
 from canfield_solver.search import kernel as K
@@ -387,10 +387,51 @@ def test_cover_rows_keep_the_least_waste_position_of_each_residue():
     assert ins(0) == 2 and ins(4) == 1 and ins(0) == 0 and stats[C.ST_TTCOUNT] == 2
 
 
+def test_passes_cover_takes_redeals_and_waste_position_out_and_keeps_the_least():
+    """Covering of limited passes: kernel.take_wpos takes (redeals used, waste position) out of a short and a
+    long key as one number, so positions alike but for them share a key; cover_insert_at keeps the least."""
+    rules = get_rules("canfield").replace(name="draw1-three-passes", draw=1, redeals=2)
+    pos = Position(Deal.from_seed(5, rules))
+    prob = LoneSearch(pos, passes_cover=True)
+    params = prob.params
+    assert params[C.P_COVER] == C.COVER_PASSES and LoneSearch(pos).params[C.P_COVER] == 0
+    scratch = np.zeros(C.SCRATCH_SIZE, np.int64)
+
+    def taken(rdl, wb, short):
+        prob.sc[0, C.SC_RDL], prob.sc[0, C.SC_WB] = rdl, wb
+        words = np.zeros(4, np.uint64)
+        nbits = K.key(prob.cols, prob.sc, prob.mask, 0, params, words, scratch)
+        if short:
+            assert K.compact(words, nbits, params, prob.sc, 0) == 1
+        return int(K.take_wpos(words, short, params)), [int(x) for x in words]
+
+    for short in (True, False):
+        late, key = taken(2, 5, short)  # five talon cards in the waste, two redeals used
+        early, key0 = taken(0, 0, short)
+        assert (late, early) == (2 * C.PASSES_STRIDE + 5, 0) and key == key0
+    ts = np.zeros((64, 2), np.uint64)
+    stats = np.zeros(C.NSTATS, np.int64)
+    row = np.array([1 << 63 | 12345, 777, 0, 0, 0, 0, 0], np.uint64)
+    w, shift, field = K._cover_at(True, params)
+    shift, field = np.uint64(shift), np.uint64(field)
+
+    def ins(rdl, wp):
+        return int(K.cover_insert_at(ts, row, np.uint64(5), rdl * C.PASSES_STRIDE + wp, params, stats, w, shift,
+                                     field, True, False))
+
+    assert ins(1, 3) == 2 and stats[C.ST_TTCOUNT] == 1            # new, in a new row
+    assert ins(1, 3) == 0 and stats[C.ST_COVERED] == 0            # the same: seen
+    assert ins(1, 10) == 0 and stats[C.ST_COVERED] == 1           # later in the pass: covered
+    assert ins(2, 0) == 0 and stats[C.ST_COVERED] == 2            # the next pass: covered
+    assert ins(0, 20) == 1 and stats[C.ST_MERGED] == 1            # an earlier pass: expanded, and kept
+    assert ins(1, 0) == 0 and ins(0, 25) == 0 and stats[C.ST_COVERED] == 4
+    assert ins(0, 5) == 1 and ins(0, 20) == 0 and stats[C.ST_TTCOUNT] == 1
+
+
 def test_tables_hash_rows_without_the_cover_field_the_kernel_uses():
     """solver.LoneSearch.cover_fields (used when a table grows) names the same bits as kernel._cover_at."""
-    for preset in preset_names():
-        prob = LoneSearch(Position(Deal.from_seed(5, preset)))
+    for preset, passes_cover in [(p, False) for p in preset_names()] + [("storehouse", True)]:
+        prob = LoneSearch(Position(Deal.from_seed(5, preset)), passes_cover=passes_cover)
         short, long = prob.cover_fields()
         for is_short, want in ((True, short), (False, long)):
             w, shift, field = K._cover_at(is_short, prob.params)
