@@ -45,24 +45,32 @@ PILOT_FOLLOWUPS = 20  # the follow-up's pilot (or every unknown, when fewer)
 
 
 @dataclass(frozen=True)
-class Plan:
-    """How many deals (``deals``) and follow-ups (``followups``) reach ``target`` (half-width, points) at the
-    least core-time, from shares ``p``, ``u``, ``q`` and costs ``c1``, ``c2`` (core-s per deal); ``core_seconds``
-    is the projected cost of all of it, ``more_core_seconds`` of what is not done yet (``done_deals``,
-    ``done_followups``); ``floor`` the half-width the sample's own unknowns keep whatever is sampled."""
+class Figures:
+    """What a plan is made from (see the module): the win rate ``p``, the first pass's unknown share ``u``, the
+    follow-ups' win share ``q``, the core-seconds of a deal ``c1`` and of a follow-up ``c2``, what is done
+    (``done_deals``, ``done_followups``), and the half-width the sample's own unknowns keep (``floor``)."""
 
-    target: float
-    deals: int
-    followups: int
     p: float
     u: float
     q: float
     c1: float
     c2: float
-    core_seconds: float
     done_deals: int = 0
     done_followups: int = 0
     floor: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plan(Figures):
+    """How many deals (``deals``) and follow-ups (``followups``) reach ``target`` (half-width, points) at the
+    least core-time, with the figures it was made from (``Figures``: the shares ``p``, ``u``, ``q``, the costs
+    ``c1``, ``c2`` in core-s, what is done, the ``floor``); ``core_seconds`` is the projected cost of all of
+    it, ``more_core_seconds`` of what is not done yet."""
+
+    target: float
+    deals: int
+    followups: int
+    core_seconds: float
     assumed: tuple[str, ...] = ()  # figures not measured (no follow-up yet, too few deals): said as such
 
     @property
@@ -91,22 +99,6 @@ def _agresti(p: float, n: int) -> float:
     return (p * n + 2) / (n + 4)
 
 
-@dataclass(frozen=True)
-class Figures:
-    """What a plan is made from (see the module): the win rate ``p``, the first pass's unknown share ``u``, the
-    follow-ups' win share ``q``, the core-seconds of a deal ``c1`` and of a follow-up ``c2``, what is done
-    (``done_deals``, ``done_followups``), and the half-width the sample's own unknowns keep (``floor``)."""
-
-    p: float
-    u: float
-    q: float
-    c1: float
-    c2: float
-    done_deals: int = 0
-    done_followups: int = 0
-    floor: float = 0.0
-
-
 def plan(target: float, figures: Figures, *, z: float = Z95) -> Plan:
     """The cheapest (deals, follow-ups) whose interval is ``target`` points wide each side (see the module).
     Shares and costs are measured ones; the answer never asks for less than is done."""
@@ -133,8 +125,8 @@ def plan(target: float, figures: Figures, *, z: float = Z95) -> Plan:
             n_follow = u * n_deals
     deals = max(done_deals, math.ceil(n_deals))
     followups = max(done_followups, min(math.ceil(n_follow), math.floor(u * deals) if u else 0))
-    return Plan(target, deals, followups, p, u, q, c1, c2, deals * c1 + followups * c2, done_deals,
-                done_followups, floor)
+    return Plan(p=p, u=u, q=q, c1=c1, c2=c2, done_deals=done_deals, done_followups=done_followups, floor=floor,
+                target=target, deals=deals, followups=followups, core_seconds=deals * c1 + followups * c2)
 
 
 @dataclass(frozen=True)
