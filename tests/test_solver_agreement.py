@@ -170,26 +170,37 @@ COVER_RULES = ["canfield", "canfield-whole-pile", "pysolfc-canfield", "canfield-
 COVER_SHAPES = [(6, 2, 1), (7, 2, 1), (6, 2, 2), (7, 2, 2)]
 
 
-def check_covering(preset, seeds):
-    """The oracle, the search with covering and the search without it agree on every deal; covering cuts
-    children on a fair share of them (so the agreement is not vacuous) and never grows a proof of loss."""
+def oracle_on_off(deal, switch, workers=1):
+    """(the exhaustive search's verdict, True for won; ``solve`` with ``search.arrays``'s ``switch`` on; with it
+    off) for one deal, both searches held to the oracle's verdict and the first to a decided one; None where
+    the oracle cannot decide the deal."""
     from unittest import mock
 
     import canfield_solver.search.arrays as solver_module
 
+    try:
+        truth = exhaustive_winnable(deal, max_states=12_000)
+    except RuntimeError:
+        return None
+    on = solve(deal, workers=workers)
+    with mock.patch.object(solver_module, switch, False):
+        off = solve(deal, workers=workers)
+    assert (on.verdict is Verdict.SOLVED) == truth == (off.verdict is Verdict.SOLVED), (deal.rules.name, deal.seed)
+    assert on.verdict is not Verdict.UNKNOWN
+    return truth, on, off
+
+
+def check_covering(preset, seeds):
+    """The oracle, the search with covering and the search without it agree on every deal; covering cuts
+    children on a fair share of them (so the agreement is not vacuous) and never grows a proof of loss."""
     checked = fired = 0
     for seed in seeds:
         shape = COVER_SHAPES[seed % len(COVER_SHAPES)]
-        deal = Deal.from_seed(seed, reduced(preset, shape))
-        try:
-            truth = exhaustive_winnable(deal, max_states=12_000)
-        except RuntimeError:
+        got = oracle_on_off(Deal.from_seed(seed, reduced(preset, shape)), "COVER")
+        if got is None:
             continue
-        with_cover = solve(deal)
-        with mock.patch.object(solver_module, "COVER", False):
-            without = solve(deal)
-        assert (with_cover.verdict is Verdict.SOLVED) == truth == (without.verdict is Verdict.SOLVED), (seed, shape)
-        assert with_cover.verdict is not Verdict.UNKNOWN and without.stats["covered"] == 0
+        truth, with_cover, without = got
+        assert without.stats["covered"] == 0
         checked += 1
         fired += with_cover.stats["covered"] > 0
         if not truth:
@@ -227,23 +238,15 @@ def check_passes_cover(name, seeds, workers=1):
     """The oracle, the search with covering of limited passes and the search without it agree on every deal
     the oracle decides; covering cuts children on a share of them and never grows a proof of loss. (checked,
     deals where it cut, lost)."""
-    from unittest import mock
-
-    import canfield_solver.search.arrays as solver_module
-
     checked = fired = lost = 0
     for seed in seeds:
         ranks, reserve, columns = PASSES_SHAPES[seed % len(PASSES_SHAPES)]
         deal = Deal.from_seed(seed, PASSES_RULES[name].replace(ranks=ranks, reserve_size=reserve, columns=columns))
-        try:
-            truth = exhaustive_winnable(deal, max_states=12_000)
-        except RuntimeError:
+        got = oracle_on_off(deal, "PASSES_COVER", workers)
+        if got is None:
             continue
-        with_cover = solve(deal, workers=workers)
-        with mock.patch.object(solver_module, "PASSES_COVER", False):
-            without = solve(deal, workers=workers)
-        assert (with_cover.verdict is Verdict.SOLVED) == truth == (without.verdict is Verdict.SOLVED), (seed, name)
-        assert with_cover.verdict is not Verdict.UNKNOWN and without.stats["covered"] == 0
+        truth, with_cover, without = got
+        assert without.stats["covered"] == 0
         checked += 1
         fired += with_cover.stats["covered"] > 0
         lost += not truth
@@ -280,24 +283,14 @@ POOL_LOST = {"canfield-draw1": 8, "whole-pile-draw1": 8, "any-suit-draw1-unlimit
 def check_pool(name, seeds, workers=1):
     """The oracle, the search with the pool rule and the search without it agree on every deal; the rule
     changes the search on a fair share of them, and never grows a proof of loss. (checked, lost, changed)"""
-    from unittest import mock
-
-    import canfield_solver.search.arrays as solver_module
-
     checked = lost = changed = 0
     for seed in seeds:
-        shape = POOL_SHAPES[seed % len(POOL_SHAPES)]
-        ranks, reserve, columns = shape
+        ranks, reserve, columns = POOL_SHAPES[seed % len(POOL_SHAPES)]
         deal = Deal.from_seed(seed, POOL_RULES[name].replace(ranks=ranks, reserve_size=reserve, columns=columns))
-        try:
-            truth = exhaustive_winnable(deal, max_states=12_000)
-        except RuntimeError:
+        got = oracle_on_off(deal, "POOL", workers)
+        if got is None:
             continue
-        with_pool = solve(deal, workers=workers)
-        with mock.patch.object(solver_module, "POOL", False):
-            without = solve(deal, workers=workers)
-        assert (with_pool.verdict is Verdict.SOLVED) == truth == (without.verdict is Verdict.SOLVED), (name, seed)
-        assert with_pool.verdict is not Verdict.UNKNOWN
+        truth, with_pool, without = got
         checked += 1
         changed += (with_pool.nodes, with_pool.positions) != (without.nodes, without.positions)
         if not truth:
