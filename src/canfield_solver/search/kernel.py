@@ -895,6 +895,41 @@ def insert_key(ts, tt, row, i, short, wp, params, stats, ctl):
 
 
 @helper(**INLINE)
+def _cover_seen(c, wp, mine, passes, draw, b):
+    """What a row's cover field ``c`` says of a position at waste position ``wp``: 0 if that very position
+    was reached (seen), 1 if an earlier one covers it, -1 if neither (the field is to take it in).
+
+    Parameters
+    ----------
+    c : uint64
+        The row's cover field.
+    wp : int64
+        The waste position taken out of the key (``take_wpos``).
+    mine : uint64
+        The field's value for ``wp`` alone (under covering of limited passes, 1 + ``wp``).
+    passes : bool
+        Covering of limited passes (``COVER_PASSES``): the field holds the least 1 + ``wp`` reached.
+    draw : int
+        Cards a draw.
+    b : int
+        Bits a residue in the cover field (``P_COVER_BITS``).
+    """
+    if passes:
+        least = c
+        here = mine
+    elif wp == 0:
+        if c == np.uint64(0):
+            return -1
+        return 0 if c & np.uint64(1) else 1
+    else:
+        least = np.uint64(cover_least(c, wp, draw, b))
+        here = np.uint64(wp // draw + 1)
+    if least == np.uint64(0) or least > here:
+        return -1
+    return 0 if least == here else 1
+
+
+@helper(**INLINE)
 def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, par):
     """Insert a key whose waste position ``wp`` was taken out (take_wpos), with covering.
 
@@ -907,7 +942,11 @@ def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, pa
     the same pass (wp + draw, wp + 2 draw, ...) and the cycle's, and has
     every move they have (docs/solver-notes.md §6). So the child is covered,
     and not expanded, when its own wp or an earlier one of its pass was
-    reached; else the field takes it in. 2: expand it, in a new row; 1: expand it, its row was there.
+    reached; else the field takes it in. Under covering of limited passes
+    (``COVER_PASSES``) the field holds 1 + ``wp`` (which then names the
+    redeals used and the waste position, take_wpos) of the least reached,
+    and a later one is covered (docs/solver-notes.md, "Limited passes").
+    2: expand it, in a new row; 1: expand it, its row was there.
     With ``par`` the field is rewritten by compare-and-swap, so no worker's entry is lost.
 
     Parameters
@@ -945,25 +984,10 @@ def cover_insert_at(table, row, i, wp, params, stats, w, shift, field, short, pa
     while True:
         cur = table[at, w]
         c = (cur & field) >> shift
-        if passes:
-            # Limited passes: the row keeps the least (redeals used, waste position) reached; a later one is
-            # covered, an earlier one takes its place and is expanded.
-            if c <= mine:
-                if c < mine:
-                    stats[ST_COVERED] += 1
-                return 0
-        elif wp == 0:
-            if c != np.uint64(0):
-                if c & np.uint64(1) == np.uint64(0):
-                    stats[ST_COVERED] += 1
-                return 0
-        else:
-            least = cover_least(c, wp, draw, b)
-            here = wp // draw + 1
-            if least != 0 and least <= here:
-                if least < here:
-                    stats[ST_COVERED] += 1
-                return 0
+        seen = _cover_seen(c, wp, mine, passes, draw, b)
+        if seen >= 0:
+            stats[ST_COVERED] += seen
+            return 0
         nw = (cur & keep) | ((mine if passes else cover_bits(c, wp, draw, b)) << shift)
         if not par:
             table[at, w] = nw
