@@ -28,9 +28,10 @@ function inlines, never loaded stale).
   game over ranks for losses and the search under the key of ranks for wins (``ranks``); their compiles.
 - ``outcome``: what a driver hands back; ``solver`` makes the verdict from it.
 
-Measurement API (used only by the one-off counts in ``benchmarks/archive/``, kept so their results can be
-run again): ``depth_first.How.keep`` (a search's final arrays handed back) and ``playout.greedy`` (level-0
-playouts). Nothing in the product calls them.
+Measurement API (used only by the counts in ``benchmarks/``, ``loss_census.py`` and its kin, and the one-off
+counts in ``benchmarks/archive/``, kept so their results can be run again): ``depth_first.How.keep`` (a
+search's final arrays handed back), ``How.passes_cover=False`` (rows that keep their waste positions) and
+``playout.greedy`` (level-0 playouts). Nothing in the product calls them.
 
 Importing this package (or ``outcome``) does not import Numba.
 """

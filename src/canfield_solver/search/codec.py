@@ -10,7 +10,8 @@ The formats (each section below owns one):
 - the move code (``MV_*``: kind, source, destination, count, redeal; ``move_*`` functions),
 - the long key (``KEY_*``/``COL_*``: four uint64 words; ``pack_long``/``unpack_long``),
 - the short key (``short_fields``: two words, widths set per search; ``pack_short``/``unpack_short``),
-- the cover field (``cover_field_at``, ``cover_bits``, ``covers``, ``merge_cover``, ``waste_positions``),
+- the cover field (``cover_field_at``, ``cover_bits``, ``covers``, ``merge_cover``, ``waste_positions``; for
+  limited passes ``COVER_PASSES`` and ``passes_index``),
 - the kernel's work space: ``scratch`` offsets (``SCR_*``) and the columns of a child-key row (``CK_*``),
 - the kernel's argument groups: the arrays that travel together, as named tuples (``DealArrays``,
   ``StackArrays``, ``TableArrays``, ``WorkArrays``, ``DonatedArrays``; Numba passes a named tuple of arrays
